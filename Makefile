@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# wormcast top-level Makefile.
+#
+#   make            module, daemon, tools, iproute2 plugin
+#   make deps       install the Debian packages needed to build and test
+#   make check      every test (userspace unit tests, KUnit, VM selftests)
+#   make demo       multicast on an emulated 8x8 torus inside a VM
+#   make bench      benchmarks (figures, not pass/fail)
+#
+# Userspace code is built twice: build/rel (optimised, for the tools and the
+# benchmarks) and build/san (ASan + UBSan, for the unit tests).
+
+KDIR ?= $(lastword $(sort $(wildcard /lib/modules/*/build)))
+BUILD ?= build
+PREFIX ?= /usr/local
+IP_LIB_DIR ?= /usr/lib/ip
+
+CC ?= cc
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+CPPFLAGS_WC := -Iuapi -Ikmod/engine -Idaemon/lib -Itests/unit
+CFLAGS_REL := -std=gnu11 -g -O2 $(WARN) $(CPPFLAGS_WC) -D_GNU_SOURCE
+CFLAGS_SAN := -std=gnu11 -g -O1 $(WARN) $(CPPFLAGS_WC) -D_GNU_SOURCE \
+	-fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+LDLIBS := -lm
+
+# Kernel-agnostic engine (also built into wormcast.ko) and the daemon's
+# algorithm library: one static library per build flavour.
+LIB_SRCS := $(wildcard kmod/engine/*.c) $(wildcard daemon/lib/*.c)
+LIB_HDRS := $(wildcard kmod/engine/*.h) $(wildcard daemon/lib/*.h) \
+	uapi/linux/wormcast.h
+REL_LIB := $(BUILD)/rel/libwc.a
+SAN_LIB := $(BUILD)/san/libwc.a
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/san/tests/%,$(UNIT_SRCS))
+BENCH_SRCS := $(wildcard tools/bench/bench_*.c)
+BENCH_BINS := $(patsubst tools/bench/%.c,$(BUILD)/rel/bench/%,$(BENCH_SRCS))
+
+WORMSIM := $(BUILD)/wormsim
+WORMCTL := $(BUILD)/wormctl
+WORMCASTD := $(BUILD)/wormcastd
+IP_PLUGIN := $(BUILD)/link_wormcast.so
+TOOLS := $(WORMSIM) $(WORMCTL) $(WORMCASTD) $(IP_PLUGIN)
+
+NL_CFLAGS = $(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
+NL_LIBS = $(shell pkg-config --libs libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
+
+.PHONY: all module tools userspace deps check unit kunit vm demo bench \
+	install clean checkpatch sparse
+
+all: module tools
+
+userspace: tools $(UNIT_BINS) $(BENCH_BINS)
+
+tools: $(TOOLS)
+
+# ---------------------------------------------------------------- module
+module:
+	@test -n "$(KDIR)" || { echo "no kernel build tree; run 'make deps' or set KDIR" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+checkpatch:
+	tools/checkpatch.sh
+
+sparse:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 W=1 modules
+
+# ---------------------------------------------------------------- libraries
+$(BUILD)/rel/obj/%.o: %.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_REL) -fPIC -c -o $@ $<
+
+$(BUILD)/san/obj/%.o: %.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_SAN) -c -o $@ $<
+
+$(REL_LIB): $(patsubst %.c,$(BUILD)/rel/obj/%.o,$(LIB_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(SAN_LIB): $(patsubst %.c,$(BUILD)/san/obj/%.o,$(LIB_SRCS))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# ---------------------------------------------------------------- programs
+$(BUILD)/san/tests/%: tests/unit/%.c tests/unit/tap.h $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_SAN) -o $@ $< $(SAN_LIB) $(LDLIBS)
+
+$(BUILD)/rel/bench/%: tools/bench/%.c $(REL_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_REL) -o $@ $< $(REL_LIB) $(LDLIBS)
+
+$(WORMSIM): $(wildcard tools/wormsim/*.c tools/wormsim/*.h) $(REL_LIB)
+	$(CC) $(CFLAGS_REL) -o $@ $(wildcard tools/wormsim/*.c) $(REL_LIB) $(LDLIBS)
+
+$(WORMCTL): $(wildcard tools/wormctl/*.c tools/wormctl/*.h) $(REL_LIB)
+	$(CC) $(CFLAGS_REL) -o $@ $(wildcard tools/wormctl/*.c) $(REL_LIB) -lmnl $(LDLIBS)
+
+$(WORMCASTD): $(wildcard daemon/*.c daemon/*.h) $(REL_LIB)
+	$(CC) $(CFLAGS_REL) $(NL_CFLAGS) -o $@ $(wildcard daemon/*.c) $(REL_LIB) $(NL_LIBS) $(LDLIBS)
+
+$(IP_PLUGIN): $(wildcard tools/iproute2/*.c tools/iproute2/*.h) $(REL_LIB)
+	$(CC) $(CFLAGS_REL) -fPIC -shared -o $@ $(wildcard tools/iproute2/*.c) $(REL_LIB)
+
+# ---------------------------------------------------------------- tests
+deps:
+	tools/install-deps.sh
+
+unit: $(UNIT_BINS)
+	tests/run-tap.sh $(UNIT_BINS)
+
+kunit:
+	tests/kunit/run.sh
+
+vm: all
+	tests/vm/run.sh selftests
+
+# Every suite goes through one prove(1) run, so its summary closes the log.
+check: deps
+	$(MAKE) all userspace
+	tests/run-tap.sh $(UNIT_BINS) tests/kunit/run.sh tests/vm/selftests.sh
+
+demo: deps
+	$(MAKE) all
+	tests/vm/run.sh demo
+
+bench: deps
+	$(MAKE) all userspace
+	tools/bench/run.sh
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(notdir $(patsubst %/build,%,$(KDIR)))
+	install -D -m 0755 $(WORMCTL) $(DESTDIR)$(PREFIX)/sbin/wormctl
+	install -D -m 0755 $(WORMCASTD) $(DESTDIR)$(PREFIX)/sbin/wormcastd
+	install -D -m 0755 $(WORMSIM) $(DESTDIR)$(PREFIX)/bin/wormsim
+	install -D -m 0644 $(IP_PLUGIN) $(DESTDIR)$(IP_LIB_DIR)/link_wormcast.so
+	install -D -m 0644 uapi/linux/wormcast.h $(DESTDIR)$(PREFIX)/include/linux/wormcast.h
+
+clean:
+	rm -rf $(BUILD)
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place where the kernel-agnostic engine meets its environment.
+ *
+ * Everything under kmod/engine/ includes this header and nothing else from
+ * libc or the kernel, so the same sources build into wormcast.ko and into
+ * the userspace library used by wormsim, the daemon and the unit tests.
+ */
+#ifndef WC_COMPAT_H
+#define WC_COMPAT_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/string.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/limits.h>
+#include <linux/kernel.h>
+
+/* Engine allocations happen at setup time, in process context. */
+static inline void *wc_zalloc(size_t size)
+{
+	return kvzalloc(size, GFP_KERNEL);
+}
+
+static inline void *wc_calloc(size_t n, size_t size)
+{
+	return kvcalloc(n, size, GFP_KERNEL);
+}
+
+static inline void wc_free(const void *p)
+{
+	kvfree(p);
+}
+
+#else /* userspace */
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <limits.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#ifndef U32_MAX
+#define U32_MAX UINT32_MAX
+#endif
+#ifndef U64_MAX
+#define U64_MAX UINT64_MAX
+#endif
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+#ifndef DIV_ROUND_UP
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#endif
+#ifndef min_t
+#define min_t(type, a, b) ((type)(a) < (type)(b) ? (type)(a) : (type)(b))
+#define max_t(type, a, b) ((type)(a) > (type)(b) ? (type)(a) : (type)(b))
+#endif
+
+static inline void *wc_zalloc(size_t size)
+{
+	return calloc(1, size ? size : 1);
+}
+
+static inline void *wc_calloc(size_t n, size_t size)
+{
+	return calloc(n ? n : 1, size ? size : 1);
+}
+
+static inline void wc_free(const void *p)
+{
+	free((void *)p);
+}
+
+#endif /* __KERNEL__ */
+
+#endif /* WC_COMPAT_H */

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* wormctl: shared declarations between its subcommand files. */
+#ifndef WORMCTL_H
+#define WORMCTL_H
+
+#include <stdbool.h>
+
+/* Global options, set by main.c before a subcommand runs. */
+struct wormctl_opts {
+	bool json;	/* -j: JSON output in the style of ip -j */
+	bool pretty;	/* -p: indented JSON */
+};
+
+/*
+ * "wormctl plan ..." is offline (no kernel needed): it computes and shows
+ * routing structures.  Each plan_* function looks at argv[0] (the topology
+ * or structure word after "plan"); it returns -1 if the request is not one
+ * it handles, else the process exit status.
+ */
+int plan_trees(int argc, char **argv, const struct wormctl_opts *o);
+int plan_faults(int argc, char **argv, const struct wormctl_opts *o);
+
+#endif /* WORMCTL_H */
