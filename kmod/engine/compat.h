@@ -18,6 +18,8 @@
 #include <linux/limits.h>
 #include <linux/kernel.h>
 
+#define wc_snprintf snprintf
+
 /* Engine allocations happen at setup time, in process context. */
 static inline void *wc_zalloc(size_t size)
 {
@@ -43,6 +45,9 @@ static inline void wc_free(const void *p)
 #include <errno.h>
 #include <stdlib.h>
 #include <limits.h>
+#include <stdio.h>
+
+#define wc_snprintf snprintf
 
 typedef uint8_t u8;
 typedef uint16_t u16;

@@ -17,7 +17,9 @@ struct wormctl_opts {
  * or structure word after "plan"); it returns -1 if the request is not one
  * it handles, else the process exit status.
  */
-int plan_trees(int argc, char **argv, const struct wormctl_opts *o);
-int plan_faults(int argc, char **argv, const struct wormctl_opts *o);
+int plan_trees(int argc, char **argv, const struct wormctl_opts *o);	/* plan_trees.c */
+int plan_paths(int argc, char **argv, const struct wormctl_opts *o);	/* plan_paths.c */
+int plan_faults(int argc, char **argv, const struct wormctl_opts *o);	/* plan_faults.c */
+int plan_dcf(int argc, char **argv, const struct wormctl_opts *o);	/* plan_dcf.c */
 
 #endif /* WORMCTL_H */

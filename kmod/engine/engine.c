@@ -1,0 +1,1003 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The flit-level wormhole engine; the model is described in engine.h and
+ * Documentation/engine.rst.
+ *
+ * Representation.  Every channel (network virtual channel, injection
+ * channel, consumption channel) is a struct wc_chan.  A worm is the tree of
+ * channels it holds, kept in creation order on a list: a channel is always
+ * created after its upstream channel, so walking the list backwards visits
+ * downstream channels first.  That order lets a flit leave a buffer and
+ * the flit behind it take its place in the same cycle, which is what makes
+ * a 1-flit buffer carry one flit per cycle.
+ *
+ * A channel counts flits rather than storing them: @sent flits entered it,
+ * @left flits left its downstream buffer, and the ring of arrival times
+ * says when each buffered flit may move on.  Its flit i is flit i + @off of
+ * its upstream channel (header flits may be dropped at a split).
+ */
+#include "engine.h"
+
+enum chan_kind { CHAN_NET, CHAN_INJ, CHAN_CONS };
+
+struct wc_worm;
+
+struct wc_chan {
+	struct wc_worm *worm;		/* owner, NULL when free */
+	struct wc_chan *prev, *next;	/* owner's channels, creation order */
+	struct wc_chan *child;		/* branches at the downstream router */
+	struct wc_chan *sibling;
+	u32 total;			/* flits that will pass through */
+	u32 sent;			/* flits that entered */
+	u32 left;			/* flits that left the downstream buffer */
+	u32 off;			/* upstream flit index of our flit 0 */
+	u32 node;			/* downstream router */
+	u32 phys;			/* physical channel index, or U32_MAX */
+	u16 hops;			/* links from the source to @node */
+	u16 hdr_off;			/* header window in the worm's words */
+	u16 hdr_len;
+	u16 hdr_flits;
+	u8 kind;			/* enum chan_kind */
+	u8 vc;
+	u8 in_port;			/* port of @node it arrives on */
+	bool routed;			/* header routing done at @node */
+};
+
+struct wc_worm {
+	struct wc_msg *msg;
+	struct wc_worm *next_active, *prev_active;
+	struct wc_worm *next_free;
+	struct wc_chan *first, *last;
+	u64 id;
+	u32 nwords;
+	u32 words[WC_WORM_MAX_WORDS];
+};
+
+struct wc_engine {
+	struct wc_topo topo;
+	struct wc_engine_params p;
+	const struct wc_algo *algo;
+	const struct wc_engine_ops *ops;
+	void *priv;
+	const void *tables;		/* valid during wc_engine_run() */
+
+	u64 now;
+	u64 next_worm_id;
+	u64 last_progress;
+	bool stalled;			/* watchdog fired, no progress since */
+
+	u32 nnodes, nports, nphys;
+	u32 *nbr;			/* nnodes * nports neighbours */
+	u32 nchan;
+	struct wc_chan *chan;		/* net VCs, then injection, then consumption */
+	u32 inj_base, cons_base;
+	u32 *ring;			/* nchan * buf_flits arrival cycles */
+	u64 *phys_last;			/* last cycle a flit crossed, per physical channel */
+	u64 *phys_busy;			/* cycles with a flit, per physical channel */
+
+	struct wc_worm *worms;
+	struct wc_worm *free_worms;
+	struct wc_worm *active_head, *active_tail;
+	u64 nactive;
+
+	/* per-node message queues and the list of nodes with a backlog */
+	struct wc_msg **q_head, **q_tail;
+	u32 *backlog;
+	u32 *src_next;			/* singly linked list of sources, U32_MAX ends */
+	bool *src_listed;
+	u32 src_head, src_tail;
+
+	struct wc_node_stats *nstats;
+	struct wc_engine_stats stats;
+	u32 dst_words;			/* u32 words in a message's dstmap */
+};
+
+/* ------------------------------------------------------------ parameters */
+
+static u32 star_diameter(u32 n)
+{
+	return (3 * (n - 1)) / 2;
+}
+
+void wc_engine_params_default(struct wc_engine_params *p,
+			      const struct wc_topo *t)
+{
+	memset(p, 0, sizeof(*p));
+	p->flit_bytes = 32;
+	p->buf_flits = 1;
+	p->vcs = 1;
+	if (t && t->kind == WC_TOPO_TORUS)
+		p->vcs = 2;
+	if (t && t->kind == WC_TOPO_STAR)
+		p->vcs = star_diameter(t->dims[0]) ? star_diameter(t->dims[0]) : 1;
+	p->inj_channels = 1;
+	p->cons_channels = 2;
+	p->router_delay = 1;
+	p->link_delay = 1;
+	p->startup = 0;
+	p->replication = WC_REPL_LOCKSTEP;
+	p->watchdog = 10000;
+}
+
+static int bad(const char **why, const char *msg)
+{
+	if (why)
+		*why = msg;
+	return -EINVAL;
+}
+
+int wc_engine_params_check(const struct wc_engine_params *p,
+			   const struct wc_topo *t, const char **why)
+{
+	if (p->flit_bytes < 1 || p->flit_bytes > WC_MAX_FLIT_BYTES)
+		return bad(why, "flit_bytes must be 1 to 4096");
+	if (p->buf_flits < 1 || p->buf_flits > WC_MAX_BUF_FLITS)
+		return bad(why, "buf_flits must be 1 to 64");
+	if (p->vcs < 1 || p->vcs > WC_MAX_VCS)
+		return bad(why, "vcs must be 1 to 16");
+	if (p->inj_channels < 1 || p->inj_channels > WC_MAX_INJ)
+		return bad(why, "injection channels must be 1 to 8");
+	if (p->cons_channels < 1 || p->cons_channels > WC_MAX_CONS)
+		return bad(why, "consumption channels must be 1 to 8");
+	if (p->router_delay > WC_MAX_DELAY || p->link_delay > WC_MAX_DELAY ||
+	    p->startup > WC_MAX_DELAY)
+		return bad(why, "delays and startup must be at most 1000 cycles");
+	if (p->link_delay < 1)
+		return bad(why, "link_delay must be at least 1 cycle");
+	if (p->replication != WC_REPL_LOCKSTEP &&
+	    p->replication != WC_REPL_ASYNC)
+		return bad(why, "replication must be lockstep or async");
+	if (p->watchdog < 16 ||
+	    p->watchdog <= p->startup + p->router_delay + p->link_delay)
+		return bad(why, "watchdog must be at least 16 cycles and longer than startup + router_delay + link_delay");
+	(void)t;
+	return 0;
+}
+
+/* ------------------------------------------------------------ messages */
+
+size_t wc_msg_size(const struct wc_engine *e)
+{
+	return sizeof(struct wc_msg) + e->dst_words * sizeof(u32);
+}
+
+void wc_msg_init(const struct wc_engine *e, struct wc_msg *m, u32 src,
+		 u32 bytes, void *cookie)
+{
+	memset(m, 0, wc_msg_size(e));
+	m->src = src;
+	m->bytes = bytes;
+	m->cookie = cookie;
+}
+
+void wc_msg_add_dst(const struct wc_engine *e, struct wc_msg *m, u32 node)
+{
+	if (node >= e->nnodes || wc_msg_has_dst(e, m, node))
+		return;
+	m->dstmap[node / 32] |= 1u << (node % 32);
+	m->ndsts++;
+}
+
+bool wc_msg_has_dst(const struct wc_engine *e, const struct wc_msg *m,
+		    u32 node)
+{
+	return node < e->nnodes && (m->dstmap[node / 32] >> (node % 32)) & 1;
+}
+
+/* ------------------------------------------------------------ setup */
+
+struct wc_engine *wc_engine_create(const struct wc_topo *topo,
+				   const struct wc_engine_params *params,
+				   const struct wc_algo *algo,
+				   const struct wc_engine_ops *ops, void *priv)
+{
+	struct wc_engine *e;
+	u32 n, port, vc, i, nnet;
+
+	if (wc_engine_params_check(params, topo, NULL) || !algo || !ops)
+		return NULL;
+	e = wc_zalloc(sizeof(*e));
+	if (!e)
+		return NULL;
+	e->topo = *topo;
+	e->p = *params;
+	e->algo = algo;
+	e->ops = ops;
+	e->priv = priv;
+	e->nnodes = topo->nnodes;
+	e->nports = topo->nports;
+	e->nphys = e->nnodes * e->nports;
+	e->dst_words = DIV_ROUND_UP(e->nnodes, 32);
+	nnet = e->nphys * e->p.vcs;
+	e->inj_base = nnet;
+	e->cons_base = nnet + e->nnodes * e->p.inj_channels;
+	e->nchan = e->cons_base + e->nnodes * e->p.cons_channels;
+
+	e->nbr = wc_calloc(e->nphys, sizeof(*e->nbr));
+	e->chan = wc_calloc(e->nchan, sizeof(*e->chan));
+	e->ring = wc_calloc((size_t)e->nchan * e->p.buf_flits, sizeof(*e->ring));
+	e->phys_last = wc_calloc(e->nphys, sizeof(*e->phys_last));
+	e->phys_busy = wc_calloc(e->nphys, sizeof(*e->phys_busy));
+	/* Every live worm holds a channel, so this pool cannot run dry. */
+	e->worms = wc_calloc(e->nchan, sizeof(*e->worms));
+	e->q_head = wc_calloc(e->nnodes, sizeof(*e->q_head));
+	e->q_tail = wc_calloc(e->nnodes, sizeof(*e->q_tail));
+	e->backlog = wc_calloc(e->nnodes, sizeof(*e->backlog));
+	e->src_next = wc_calloc(e->nnodes, sizeof(*e->src_next));
+	e->src_listed = wc_calloc(e->nnodes, sizeof(*e->src_listed));
+	e->nstats = wc_calloc(e->nnodes, sizeof(*e->nstats));
+	if (!e->nbr || !e->chan || !e->ring || !e->phys_last ||
+	    !e->phys_busy || !e->worms || !e->q_head || !e->q_tail ||
+	    !e->backlog || !e->src_next || !e->src_listed || !e->nstats) {
+		wc_engine_destroy(e);
+		return NULL;
+	}
+
+	for (n = 0; n < e->nnodes; n++) {
+		for (port = 0; port < e->nports; port++) {
+			u32 p = n * e->nports + port;
+
+			e->nbr[p] = wc_topo_neighbor(topo, n, port);
+			e->phys_last[p] = U64_MAX;
+			for (vc = 0; vc < e->p.vcs; vc++) {
+				struct wc_chan *c = &e->chan[p * e->p.vcs + vc];
+
+				c->kind = CHAN_NET;
+				c->node = e->nbr[p];
+				c->phys = p;
+				c->vc = (u8)vc;
+				c->in_port = (u8)wc_topo_reverse_port(topo, n, port);
+			}
+		}
+		for (i = 0; i < e->p.inj_channels; i++) {
+			struct wc_chan *c = &e->chan[e->inj_base +
+						     n * e->p.inj_channels + i];
+
+			c->kind = CHAN_INJ;
+			c->node = n;
+			c->phys = U32_MAX;
+			c->in_port = WC_PORT_INJ;
+		}
+		for (i = 0; i < e->p.cons_channels; i++) {
+			struct wc_chan *c = &e->chan[e->cons_base +
+						     n * e->p.cons_channels + i];
+
+			c->kind = CHAN_CONS;
+			c->node = n;
+			c->phys = U32_MAX;
+		}
+		e->src_next[n] = U32_MAX;
+	}
+	for (i = 0; i < e->nchan; i++) {
+		e->worms[i].next_free = e->free_worms;
+		e->free_worms = &e->worms[i];
+	}
+	e->src_head = U32_MAX;
+	e->src_tail = U32_MAX;
+	return e;
+}
+
+void wc_engine_destroy(struct wc_engine *e)
+{
+	if (!e)
+		return;
+	wc_free(e->nbr);
+	wc_free(e->chan);
+	wc_free(e->ring);
+	wc_free(e->phys_last);
+	wc_free(e->phys_busy);
+	wc_free(e->worms);
+	wc_free(e->q_head);
+	wc_free(e->q_tail);
+	wc_free(e->backlog);
+	wc_free(e->src_next);
+	wc_free(e->src_listed);
+	wc_free(e->nstats);
+	wc_free(e);
+}
+
+/* ------------------------------------------------------------ queues */
+
+static void src_list_add(struct wc_engine *e, u32 node)
+{
+	if (e->src_listed[node])
+		return;
+	e->src_listed[node] = true;
+	e->src_next[node] = U32_MAX;
+	if (e->src_tail == U32_MAX)
+		e->src_head = node;
+	else
+		e->src_next[e->src_tail] = node;
+	e->src_tail = node;
+}
+
+void wc_engine_submit(struct wc_engine *e, struct wc_msg *m)
+{
+	u32 s = m->src;
+
+	m->next = NULL;
+	m->t_submit = e->now;
+	m->next_dst = 0;
+	m->worms_live = 0;
+	m->planned = false;
+	m->queued = true;
+	if (e->q_tail[s])
+		e->q_tail[s]->next = m;
+	else
+		e->q_head[s] = m;
+	e->q_tail[s] = m;
+	e->backlog[s]++;
+	src_list_add(e, s);
+}
+
+u32 wc_engine_backlog(const struct wc_engine *e, u32 node)
+{
+	return node < e->nnodes ? e->backlog[node] : 0;
+}
+
+bool wc_engine_busy(const struct wc_engine *e)
+{
+	return e->nactive || e->src_head != U32_MAX;
+}
+
+u64 wc_engine_now(const struct wc_engine *e)
+{
+	return e->now;
+}
+
+static void msg_pop(struct wc_engine *e, u32 s)
+{
+	struct wc_msg *m = e->q_head[s];
+
+	e->q_head[s] = m->next;
+	if (!e->q_head[s])
+		e->q_tail[s] = NULL;
+	m->next = NULL;
+	m->queued = false;
+	e->backlog[s]--;
+}
+
+static void msg_maybe_done(struct wc_engine *e, struct wc_msg *m)
+{
+	if (m->planned && !m->worms_live && !m->queued)
+		e->ops->msg_done(e->priv, m);
+}
+
+/* ------------------------------------------------------------ worms */
+
+static void chan_append(struct wc_worm *w, struct wc_chan *c)
+{
+	c->worm = w;
+	c->next = NULL;
+	c->prev = w->last;
+	if (w->last)
+		w->last->next = c;
+	else
+		w->first = c;
+	w->last = c;
+	c->child = NULL;
+	c->sibling = NULL;
+	c->sent = 0;
+	c->left = 0;
+	c->routed = false;
+}
+
+static void chan_release(struct wc_engine *e, struct wc_chan *c)
+{
+	struct wc_worm *w = c->worm;
+
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		w->first = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	else
+		w->last = c->prev;
+	c->worm = NULL;
+	c->child = NULL;
+	c->sibling = NULL;
+}
+
+static void worm_free(struct wc_engine *e, struct wc_worm *w)
+{
+	struct wc_msg *m = w->msg;
+
+	if (w->prev_active)
+		w->prev_active->next_active = w->next_active;
+	else
+		e->active_head = w->next_active;
+	if (w->next_active)
+		w->next_active->prev_active = w->prev_active;
+	else
+		e->active_tail = w->prev_active;
+	e->nactive--;
+	w->next_free = e->free_worms;
+	e->free_worms = w;
+	m->worms_live--;
+	msg_maybe_done(e, m);
+}
+
+/* Release every channel of @w and free it (route errors, flush). */
+static void worm_abort(struct wc_engine *e, struct wc_worm *w)
+{
+	while (w->first)
+		chan_release(e, w->first);
+	worm_free(e, w);
+}
+
+static u32 data_flits(const struct wc_engine *e, u32 bytes)
+{
+	return DIV_ROUND_UP(bytes, e->p.flit_bytes);
+}
+
+/*
+ * Start the next worm of the head message of @s on injection channel @c.
+ * Returns 1 if a worm started, 0 if the message had no worm left.
+ */
+static int worm_start(struct wc_engine *e, u32 s, struct wc_chan *c)
+{
+	struct wc_msg *m = e->q_head[s];
+	struct wc_route_ctx ctx = {
+		.topo = &e->topo, .params = &e->p, .tables = e->tables,
+		.node = s, .src = s, .in_port = WC_PORT_INJ,
+	};
+	struct wc_hdr hdr = { 0 };
+	struct wc_worm *w;
+
+	/* The pool cannot run dry: see wc_engine_create(). */
+	w = e->free_worms;
+	if (!e->algo->next_worm(&ctx, m, w->words, WC_WORM_MAX_WORDS, &hdr)) {
+		m->planned = true;
+		msg_pop(e, s);
+		msg_maybe_done(e, m);
+		return 0;
+	}
+	e->free_worms = w->next_free;
+	w->msg = m;
+	w->id = e->next_worm_id++;
+	w->first = NULL;
+	w->last = NULL;
+	w->nwords = min_t(u32, hdr.nwords, WC_WORM_MAX_WORDS);
+	if (hdr.words != w->words)
+		memcpy(w->words, hdr.words, w->nwords * sizeof(u32));
+	w->prev_active = e->active_tail;
+	w->next_active = NULL;
+	if (e->active_tail)
+		e->active_tail->next_active = w;
+	else
+		e->active_head = w;
+	e->active_tail = w;
+	e->nactive++;
+	m->worms_live++;
+
+	chan_append(w, c);
+	c->hdr_off = 0;
+	c->hdr_len = (u16)w->nwords;
+	c->hdr_flits = (u16)(hdr.nflits ? hdr.nflits : 1);
+	c->total = c->hdr_flits + data_flits(e, m->bytes) + 1;
+	c->off = 0;
+	c->hops = 0;
+	/* The processor may push the header after the startup cost. */
+	c->sent = 0;
+	e->ring[(c - e->chan) * e->p.buf_flits] = (u32)(e->now + e->p.startup);
+	e->nstats[s].worms_injected++;
+	e->nstats[s].flits_injected += c->total;
+	return 1;
+}
+
+static void start_worms(struct wc_engine *e)
+{
+	u32 s = e->src_head, prev = U32_MAX;
+
+	while (s != U32_MAX) {
+		u32 next = e->src_next[s], i;
+
+		for (i = 0; i < e->p.inj_channels && e->q_head[s]; i++) {
+			struct wc_chan *c = &e->chan[e->inj_base +
+						     s * e->p.inj_channels + i];
+
+			if (c->worm)
+				continue;
+			while (e->q_head[s] && !worm_start(e, s, c))
+				;
+		}
+		if (!e->q_head[s]) {
+			/* unlink s */
+			e->src_listed[s] = false;
+			if (prev == U32_MAX)
+				e->src_head = next;
+			else
+				e->src_next[prev] = next;
+			if (e->src_tail == s)
+				e->src_tail = prev;
+		} else {
+			prev = s;
+		}
+		s = next;
+	}
+}
+
+/* ------------------------------------------------------------ flits */
+
+static inline u32 *ring_slot(struct wc_engine *e, struct wc_chan *c, u32 i)
+{
+	return &e->ring[(c - e->chan) * e->p.buf_flits + i % e->p.buf_flits];
+}
+
+/* Has flit @i of @c (already sent) reached its downstream buffer? */
+static inline bool flit_ready(struct wc_engine *e, struct wc_chan *c, u32 i)
+{
+	return (s32)((u32)e->now - *ring_slot(e, c, i)) >= 0;
+}
+
+/* Can @c take one more flit this cycle? */
+static inline bool chan_can_take(struct wc_engine *e, struct wc_chan *c)
+{
+	if (c->kind == CHAN_CONS)
+		return true;
+	if (c->sent - c->left >= e->p.buf_flits)
+		return false;
+	return c->phys == U32_MAX || e->phys_last[c->phys] != e->now;
+}
+
+static void deliver(struct wc_engine *e, struct wc_chan *c)
+{
+	struct wc_msg *m = c->worm->msg;
+	u64 lat = e->now - m->t_submit;
+
+	e->nstats[c->node].worms_consumed++;
+	e->stats.worms_done++;
+	e->stats.latency_sum += lat;
+	if (lat > e->stats.latency_max)
+		e->stats.latency_max = lat;
+	e->stats.hops_sum += c->hops;
+	e->ops->deliver(e->priv, m, c->node, lat);
+}
+
+/* Put the next flit into @c (its upstream made sure it may). */
+static void chan_push(struct wc_engine *e, struct wc_chan *c)
+{
+	switch (c->kind) {
+	case CHAN_NET:
+		*ring_slot(e, c, c->sent) = (u32)(e->now + e->p.link_delay);
+		e->phys_last[c->phys] = e->now;
+		e->phys_busy[c->phys]++;
+		e->stats.flit_hops++;
+		c->sent++;
+		break;
+	case CHAN_INJ:
+		*ring_slot(e, c, c->sent) = (u32)e->now;
+		c->sent++;
+		break;
+	case CHAN_CONS:
+		c->sent++;
+		c->left++;
+		e->nstats[c->node].flits_consumed++;
+		if (c->left == c->total) {
+			deliver(e, c);
+			chan_release(e, c);
+		}
+		break;
+	}
+	e->last_progress = e->now;
+}
+
+/* Does branch @k need upstream flit @f? */
+static inline bool branch_needs(const struct wc_chan *k, u32 f)
+{
+	return f >= k->off && f - k->off == k->sent && k->sent < k->total;
+}
+
+/*
+ * A branch that has all its flits no longer needs its upstream channel:
+ * unlink it, since it may be released (and reused) before the upstream is.
+ * Returns where the walk over the branch list goes on.
+ */
+static inline struct wc_chan **branch_unlink_done(struct wc_chan **pk,
+						   struct wc_chan *k,
+						   struct wc_chan *next)
+{
+	if (k->sent == k->total) {
+		*pk = next;
+		return pk;
+	}
+	return &k->sibling;
+}
+
+/*
+ * Move flits from the downstream buffer of @c into its branches: one flit
+ * per cycle per branch; in lock step a flit moves only when every branch
+ * that needs it can take it.
+ */
+static void chan_drain(struct wc_engine *e, struct wc_chan *c)
+{
+	struct wc_chan *k, *next, **pk;
+	u32 f = c->left, min_next = U32_MAX;
+
+	if (e->p.replication == WC_REPL_LOCKSTEP) {
+		bool all = true, any = false;
+
+		if (f >= c->sent || !flit_ready(e, c, f))
+			return;
+		for (k = c->child; k; k = k->sibling) {
+			if (!branch_needs(k, f))
+				continue;
+			any = true;
+			if (!chan_can_take(e, k))
+				all = false;
+		}
+		if (!all)
+			return;
+		for (pk = &c->child; (k = *pk); ) {
+			next = k->sibling;
+			if (any && branch_needs(k, f))
+				chan_push(e, k);
+			pk = branch_unlink_done(pk, k, next);
+		}
+		c->left++;
+		e->last_progress = e->now;
+	} else {
+		/* Asynchronous: every branch reads at its own pace. */
+		for (pk = &c->child; (k = *pk); ) {
+			u32 want = k->off + k->sent;
+
+			next = k->sibling;
+			if (k->sent < k->total && want < c->sent &&
+			    flit_ready(e, c, want) && chan_can_take(e, k))
+				chan_push(e, k);
+			pk = branch_unlink_done(pk, k, next);
+		}
+		/* The buffer frees what every branch has taken. */
+		for (k = c->child; k; k = k->sibling) {
+			u32 next = k->sent < k->total ? k->off + k->sent : c->total;
+
+			if (next < min_next)
+				min_next = next;
+		}
+		if (min_next == U32_MAX)
+			min_next = c->total;
+		/* Flits no branch needs (dropped headers) leave when ready. */
+		while (c->left < min_next && c->left < c->sent &&
+		       flit_ready(e, c, c->left)) {
+			c->left++;
+			e->last_progress = e->now;
+		}
+	}
+}
+
+/* ------------------------------------------------------------ routing */
+
+static int route_check(const struct wc_engine *e, const struct wc_chan *c,
+		       const struct wc_route_req *req)
+{
+	u32 i, j, cons = 0;
+	u32 all_vcs = (1u << e->p.vcs) - 1;
+
+	if (req->nout < 1 || req->nout > WC_MAX_OUTPUTS)
+		return -EINVAL;
+	for (i = 0; i < req->nout; i++) {
+		const struct wc_route_out *o = &req->out[i];
+
+		if (o->hdr_skip_words + o->hdr_words > c->hdr_len ||
+		    o->hdr_flits > c->hdr_flits)
+			return -EINVAL;
+		if (o->consume) {
+			if (++cons > 1)
+				return -EINVAL;
+			continue;
+		}
+		if (o->port >= e->nports ||
+		    e->nbr[c->node * e->nports + o->port] == WC_NO_NODE ||
+		    !(o->vc_mask & all_vcs))
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (!req->out[j].consume && req->out[j].port == o->port)
+				return -EINVAL;
+	}
+	return 0;
+}
+
+/* A free channel for output @o at @node, or NULL. */
+static struct wc_chan *find_free(struct wc_engine *e, u32 node,
+				 const struct wc_route_out *o)
+{
+	u32 i;
+
+	if (o->consume) {
+		for (i = 0; i < e->p.cons_channels; i++) {
+			struct wc_chan *k = &e->chan[e->cons_base +
+						     node * e->p.cons_channels + i];
+			if (!k->worm)
+				return k;
+		}
+		return NULL;
+	}
+	if (e->phys_last[node * e->nports + o->port] == e->now)
+		return NULL;	/* the link already carries a flit this cycle */
+	for (i = 0; i < e->p.vcs; i++) {
+		struct wc_chan *k = &e->chan[(node * e->nports + o->port) *
+					     e->p.vcs + i];
+		if ((o->vc_mask >> i) & 1 && !k->worm)
+			return k;
+	}
+	return NULL;
+}
+
+/*
+ * Route the header waiting in the downstream buffer of @c, reserving all
+ * requested outputs or none, and send the header flit into them.
+ */
+static void chan_route(struct wc_engine *e, struct wc_chan *c)
+{
+	struct wc_worm *w = c->worm;
+	struct wc_route_ctx ctx = {
+		.topo = &e->topo, .params = &e->p, .tables = e->tables,
+		.node = c->node, .src = w->msg->src,
+		.in_port = c->kind == CHAN_INJ ? WC_PORT_INJ : c->in_port,
+		.in_vc = c->kind == CHAN_INJ ? 0 : c->vc,
+	};
+	struct wc_hdr hdr = {
+		.words = w->words + c->hdr_off,
+		.nwords = c->hdr_len,
+		.nflits = c->hdr_flits,
+	};
+	struct wc_chan *got[WC_MAX_OUTPUTS];
+	struct wc_route_req req;
+	bool net = false;
+	u32 i;
+	int err;
+
+	if (c->left != 0 || c->sent == 0 || !flit_ready(e, c, 0))
+		return;
+	memset(&req, 0, sizeof(req));
+	err = e->algo->route(&ctx, &hdr, &req);
+	if (!err)
+		err = route_check(e, c, &req);
+	if (err) {
+		e->stats.route_errors++;
+		if (e->ops->route_error)
+			e->ops->route_error(e->priv, w->msg, c->node, err);
+		worm_abort(e, w);
+		return;
+	}
+	for (i = 0; i < req.nout; i++)
+		if (!req.out[i].consume)
+			net = true;
+	/* Only a decision that leads to a network port costs router_delay. */
+	if (net && (s32)((u32)e->now - (*ring_slot(e, c, 0) +
+					e->p.router_delay)) < 0)
+		return;
+	for (i = 0; i < req.nout; i++) {
+		/* Outputs are distinct (route_check), so are their channels. */
+		got[i] = find_free(e, c->node, &req.out[i]);
+		if (!got[i]) {
+			e->stats.blocked_cycles++;
+			return;
+		}
+	}
+	for (i = 0; i < req.nout; i++) {
+		const struct wc_route_out *o = &req.out[i];
+		struct wc_chan *k = got[i];
+
+		chan_append(w, k);
+		k->hdr_off = (u16)(c->hdr_off + o->hdr_skip_words);
+		k->hdr_len = o->hdr_words;
+		k->hdr_flits = o->hdr_flits;
+		k->off = c->hdr_flits - o->hdr_flits;
+		k->total = c->total - k->off;
+		k->hops = (u16)(c->hops + (o->consume ? 0 : 1));
+		if (o->consume)
+			k->node = c->node;
+		k->sibling = c->child;
+		c->child = k;
+	}
+	c->routed = true;
+	e->last_progress = e->now;
+	/* The header moves on in the same cycle. */
+	chan_drain(e, c);
+}
+
+/* ------------------------------------------------------------ the cycle */
+
+/*
+ * The source processor feeds its injection channel one flit per cycle,
+ * from the end of the startup cost on (kept in ring slot 0 until the
+ * header is pushed).
+ */
+static void inj_feed(struct wc_engine *e, struct wc_chan *c)
+{
+	if (c->sent < c->total && c->sent - c->left < e->p.buf_flits &&
+	    (s32)((u32)e->now - *ring_slot(e, c, 0)) >= 0)
+		chan_push(e, c);
+}
+
+static void worm_step(struct wc_engine *e, struct wc_worm *w)
+{
+	struct wc_chan *c, *prev;
+
+	for (c = w->last; c; c = prev) {
+		prev = c->prev;
+		if (c->kind == CHAN_CONS)
+			continue;
+		/* A header pushed now may be routed in this very cycle. */
+		if (c->kind == CHAN_INJ && !c->sent)
+			inj_feed(e, c);
+		if (!c->routed)
+			chan_route(e, c);
+		else
+			chan_drain(e, c);
+		if (!c->worm)
+			return;		/* the worm was aborted */
+		if (c->kind == CHAN_INJ)
+			inj_feed(e, c);
+		if (c->routed && c->left == c->total)
+			chan_release(e, c);
+	}
+	if (!w->first)
+		worm_free(e, w);
+}
+
+static void watchdog(struct wc_engine *e)
+{
+	if (!e->nactive || e->now - e->last_progress < e->p.watchdog) {
+		if (e->now == e->last_progress)
+			e->stalled = false;
+		return;
+	}
+	if (e->stalled)
+		return;
+	e->stalled = true;
+	e->stats.deadlocks++;
+	if (e->ops->deadlock)
+		e->ops->deadlock(e->priv, e->now);
+}
+
+u64 wc_engine_run(struct wc_engine *e, u64 max_cycles, const void *tables)
+{
+	u64 ran = 0;
+
+	e->tables = tables;
+	while (ran < max_cycles && wc_engine_busy(e)) {
+		struct wc_worm *w, *next;
+
+		if (!e->nactive)
+			e->last_progress = e->now;
+		start_worms(e);
+		for (w = e->active_head; w; w = next) {
+			next = w->next_active;
+			worm_step(e, w);
+		}
+		watchdog(e);
+		e->now++;
+		ran++;
+	}
+	e->stats.cycles += ran;
+	e->tables = NULL;
+	return ran;
+}
+
+u32 wc_engine_flush(struct wc_engine *e)
+{
+	u32 n = 0, s;
+
+	/* Queued messages first, so worm_free() reports them done. */
+	for (s = 0; s < e->nnodes; s++) {
+		while (e->q_head[s]) {
+			struct wc_msg *m = e->q_head[s];
+
+			m->planned = true;
+			msg_pop(e, s);
+			if (!m->worms_live) {
+				e->ops->msg_done(e->priv, m);
+				n++;
+			}
+		}
+		e->src_listed[s] = false;
+	}
+	e->src_head = U32_MAX;
+	e->src_tail = U32_MAX;
+	while (e->active_head) {
+		struct wc_msg *m = e->active_head->msg;
+
+		if (m->worms_live == 1)
+			n++;
+		worm_abort(e, e->active_head);
+	}
+	e->stalled = false;
+	return n;
+}
+
+/* ------------------------------------------------------------ stats */
+
+void wc_engine_get_stats(const struct wc_engine *e, struct wc_engine_stats *s)
+{
+	*s = e->stats;
+	s->worms_in_flight = e->nactive;
+}
+
+void wc_engine_node_stats(const struct wc_engine *e, u32 node,
+			  struct wc_node_stats *s)
+{
+	if (node < e->nnodes)
+		*s = e->nstats[node];
+	else
+		memset(s, 0, sizeof(*s));
+}
+
+u64 wc_engine_channel_busy(const struct wc_engine *e, u32 node, u32 port)
+{
+	if (node >= e->nnodes || port >= e->nports)
+		return 0;
+	return e->phys_busy[node * e->nports + port];
+}
+
+static const char *chan_name(const struct wc_engine *e,
+			     const struct wc_chan *c, char *buf, size_t len)
+{
+	u32 idx = (u32)(c - e->chan);
+
+	if (c->kind == CHAN_NET)
+		wc_snprintf(buf, len, "%u.p%u.vc%u", c->phys / e->nports,
+			    c->phys % e->nports, c->vc);
+	else if (c->kind == CHAN_INJ)
+		wc_snprintf(buf, len, "%u.inj%u", c->node,
+			    (idx - e->inj_base) % e->p.inj_channels);
+	else
+		wc_snprintf(buf, len, "%u.cons%u", c->node,
+			    (idx - e->cons_base) % e->p.cons_channels);
+	return buf;
+}
+
+u32 wc_engine_dump_waits(const struct wc_engine *e, char *buf, size_t len)
+{
+	const struct wc_worm *w;
+	size_t used = 0;
+	u32 blocked = 0;
+	char a[32], b[32];
+
+	if (len)
+		buf[0] = '\0';
+	for (w = e->active_head; w; w = w->next_active) {
+		const struct wc_chan *c;
+
+		for (c = w->first; c; c = c->next) {
+			const struct wc_chan *h = NULL;
+			u32 port, vc;
+
+			if (c->kind == CHAN_CONS || c->routed || !c->sent)
+				continue;
+			blocked++;
+			/* Who holds the channels this header could want? */
+			for (port = 0; port < e->nports && !h; port++) {
+				u32 p = c->node * e->nports + port;
+
+				if (e->nbr[p] == WC_NO_NODE)
+					continue;
+				for (vc = 0; vc < e->p.vcs; vc++) {
+					const struct wc_chan *k =
+						&e->chan[p * e->p.vcs + vc];
+
+					if (k->worm && k->worm != w) {
+						h = k;
+						break;
+					}
+				}
+			}
+			if (used + 1 >= len)
+				continue;
+			used += wc_snprintf(buf + used, len - used,
+					    "worm %llu (src %u) at node %u in %s waits%s%s%s%llu\n",
+					    (unsigned long long)w->id,
+					    w->msg->src, c->node,
+					    chan_name(e, c, a, sizeof(a)),
+					    h ? "; " : "",
+					    h ? chan_name(e, h, b, sizeof(b)) : "",
+					    h ? " held by worm " : " ",
+					    h ? (unsigned long long)h->worm->id : 0ULL);
+			if (used >= len)
+				used = len - 1;
+		}
+	}
+	return blocked;
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * wormcast: emulated multicast-capable wormhole-switched interconnect.
+ *
+ * The contract between wormcast.ko and userspace: rtnetlink link attributes
+ * of the "wormcast" link kind, and the "wormcast" generic netlink family.
+ * See Documentation/uapi.rst.
+ */
+#ifndef _UAPI_LINUX_WORMCAST_H
+#define _UAPI_LINUX_WORMCAST_H
+
+#include <linux/types.h>
+
+#define WORMCAST_KIND		"wormcast"
+
+enum wormcast_topology {
+	WORMCAST_TOPO_UNSPEC,
+	WORMCAST_TOPO_MESH,
+	WORMCAST_TOPO_TORUS,
+	WORMCAST_TOPO_HYPERCUBE,
+	WORMCAST_TOPO_STAR,
+	__WORMCAST_TOPO_MAX,
+};
+
+/* Role of a wormcast net device. */
+enum wormcast_role {
+	WORMCAST_ROLE_FABRIC = 1,	/* the device named in "ip link add" */
+	WORMCAST_ROLE_NODE,		/* one per emulated node */
+};
+
+enum wormcast_replication {
+	WORMCAST_REPL_LOCKSTEP,		/* a flit passes a split only when all branches have room */
+	WORMCAST_REPL_ASYNC,		/* input-buffer-based asynchronous replication */
+};
+
+/*
+ * IFLA_INFO_DATA of kind "wormcast".  On RTM_NEWLINK only the attributes
+ * marked "in" are accepted; the others are reported by the kernel.
+ */
+enum {
+	IFLA_WORMCAST_UNSPEC,
+	IFLA_WORMCAST_TOPOLOGY,		/* in: u32, enum wormcast_topology */
+	IFLA_WORMCAST_DIMS,		/* in: binary, 1..3 x u32: mesh/torus sizes,
+					 * hypercube dimension, star order n */
+	IFLA_WORMCAST_NODE_NAME,	/* in: string, printf pattern with one %d */
+	IFLA_WORMCAST_FLIT_BYTES,	/* in: u32, bytes per flit */
+	IFLA_WORMCAST_BUF_FLITS,	/* in: u32, flits per virtual channel buffer */
+	IFLA_WORMCAST_VCS,		/* in: u32, virtual channels per link */
+	IFLA_WORMCAST_INJ_CHANNELS,	/* in: u32, injection channels per node */
+	IFLA_WORMCAST_CONS_CHANNELS,	/* in: u32, consumption channels per node */
+	IFLA_WORMCAST_ROUTER_DELAY,	/* in: u32, cycles to route a header */
+	IFLA_WORMCAST_LINK_DELAY,	/* in: u32, cycles to cross a link */
+	IFLA_WORMCAST_STARTUP,		/* in: u32, cycles of startup cost per worm */
+	IFLA_WORMCAST_CYCLE_NS,		/* in: u32, 0 = virtual time, else paced */
+	IFLA_WORMCAST_REPLICATION,	/* in: u8, enum wormcast_replication */
+	IFLA_WORMCAST_WATCHDOG,		/* in: u32, cycles without progress = deadlock */
+	IFLA_WORMCAST_QUEUE_LEN,	/* in: u32, injection queue length, frames */
+	IFLA_WORMCAST_ROLE,		/* out: u8, enum wormcast_role */
+	IFLA_WORMCAST_FABRIC_ID,	/* out: u32 */
+	IFLA_WORMCAST_NNODES,		/* out: u32 */
+	IFLA_WORMCAST_NODE_ID,		/* out: u32, node devices only */
+	IFLA_WORMCAST_COORDS,		/* out: binary, u32 per coordinate */
+	IFLA_WORMCAST_FABRIC_IFINDEX,	/* out: u32, fabric device (node devices) */
+	__IFLA_WORMCAST_MAX,
+};
+#define IFLA_WORMCAST_MAX (__IFLA_WORMCAST_MAX - 1)
+
+/* ------------------------------------------------------------------ */
+/* Generic netlink family */
+
+#define WORMCAST_GENL_NAME		"wormcast"
+#define WORMCAST_GENL_VERSION		1
+#define WORMCAST_GENL_MCGRP_EVENTS	"events"
+
+enum wormcast_cmd {
+	WORMCAST_CMD_UNSPEC,
+	WORMCAST_CMD_FABRIC_GET,	/* doit (by FABRIC_IFINDEX/NAME) and dump */
+	WORMCAST_CMD_FABRIC_NEW,	/* notification on "events" */
+	WORMCAST_CMD_FABRIC_DEL,	/* notification on "events" */
+	WORMCAST_CMD_FABRIC_SET,	/* change runtime parameters; CAP_NET_ADMIN */
+	WORMCAST_CMD_STATS_GET,		/* doit: fabric counters, engine and per-node stats */
+	__WORMCAST_CMD_MAX,
+};
+#define WORMCAST_CMD_MAX (__WORMCAST_CMD_MAX - 1)
+
+enum wormcast_attr {
+	WORMCAST_A_UNSPEC,
+	WORMCAST_A_FABRIC_IFINDEX,	/* u32: fabric device in the caller's netns */
+	WORMCAST_A_FABRIC_NAME,		/* string: fabric device name */
+	WORMCAST_A_FABRIC_ID,		/* u32 */
+	WORMCAST_A_TOPOLOGY,		/* u32, enum wormcast_topology */
+	WORMCAST_A_DIMS,		/* binary, u32 array */
+	WORMCAST_A_NNODES,		/* u32 */
+	WORMCAST_A_PARAMS,		/* nest, WORMCAST_PARAM_* */
+	WORMCAST_A_NODES,		/* nest of WORMCAST_A_NODE */
+	WORMCAST_A_NODE,		/* nest, WORMCAST_NODE_* */
+	WORMCAST_A_COUNTERS,		/* nest, WORMCAST_CNT_* (u64), whole fabric */
+	WORMCAST_A_ENGINE,		/* nest, WORMCAST_ENG_* (u64) */
+	WORMCAST_A_PAD,
+	WORMCAST_A_NODES_TRUNCATED,	/* flag: doit reply holds only the first nodes;
+					 * the dump has them all */
+	__WORMCAST_A_MAX,
+};
+#define WORMCAST_A_MAX (__WORMCAST_A_MAX - 1)
+
+enum wormcast_param {
+	WORMCAST_PARAM_UNSPEC,
+	WORMCAST_PARAM_FLIT_BYTES,	/* u32 */
+	WORMCAST_PARAM_BUF_FLITS,	/* u32 */
+	WORMCAST_PARAM_VCS,		/* u32 */
+	WORMCAST_PARAM_INJ_CHANNELS,	/* u32 */
+	WORMCAST_PARAM_CONS_CHANNELS,	/* u32 */
+	WORMCAST_PARAM_ROUTER_DELAY,	/* u32 */
+	WORMCAST_PARAM_LINK_DELAY,	/* u32 */
+	WORMCAST_PARAM_STARTUP,		/* u32 */
+	WORMCAST_PARAM_CYCLE_NS,	/* u32, settable with FABRIC_SET */
+	WORMCAST_PARAM_REPLICATION,	/* u8 */
+	WORMCAST_PARAM_WATCHDOG,	/* u32, settable with FABRIC_SET */
+	WORMCAST_PARAM_QUEUE_LEN,	/* u32 */
+	__WORMCAST_PARAM_MAX,
+};
+#define WORMCAST_PARAM_MAX (__WORMCAST_PARAM_MAX - 1)
+
+enum wormcast_node_attr {
+	WORMCAST_NODE_UNSPEC,
+	WORMCAST_NODE_ID,		/* u32 */
+	WORMCAST_NODE_IFINDEX,		/* u32, in the node device's netns */
+	WORMCAST_NODE_NETNSID,		/* s32, as seen from the caller; -1 = same netns */
+	WORMCAST_NODE_IFNAME,		/* string */
+	WORMCAST_NODE_COORDS,		/* binary, u32 array */
+	WORMCAST_NODE_ADDRESS,		/* binary, 6 bytes */
+	WORMCAST_NODE_COUNTERS,		/* nest, WORMCAST_CNT_* (u64) */
+	WORMCAST_NODE_PAD,
+	__WORMCAST_NODE_MAX,
+};
+#define WORMCAST_NODE_MAX (__WORMCAST_NODE_MAX - 1)
+
+/*
+ * Counters, per node and summed per fabric.  Every frame handed to a node
+ * is either delivered to each destination or counted under one DROP_*
+ * reason; in the default configuration the DROP_* counters stay at zero.
+ */
+enum wormcast_counter {
+	WORMCAST_CNT_UNSPEC,
+	WORMCAST_CNT_TX_FRAMES,		/* frames accepted for carriage */
+	WORMCAST_CNT_TX_BYTES,
+	WORMCAST_CNT_RX_FRAMES,		/* copies delivered to this node */
+	WORMCAST_CNT_RX_BYTES,
+	WORMCAST_CNT_TX_NO_RECEIVER,	/* multicast/broadcast nobody accepts: filtered, not lost */
+	WORMCAST_CNT_WORMS_INJECTED,
+	WORMCAST_CNT_FLITS_INJECTED,
+	WORMCAST_CNT_WORMS_CONSUMED,
+	WORMCAST_CNT_FLITS_CONSUMED,
+	WORMCAST_CNT_DROP_UNKNOWN_DST,	/* unicast to a MAC of no node of the fabric */
+	WORMCAST_CNT_DROP_DST_DOWN,	/* unicast destination device is down */
+	WORMCAST_CNT_DROP_SELF,		/* unicast to the sender's own address */
+	WORMCAST_CNT_DROP_NOMEM,	/* skb clone for a destination failed */
+	WORMCAST_CNT_DROP_FABRIC_DOWN,	/* in flight while the fabric was deleted */
+	WORMCAST_CNT_DROP_BAD_FRAME,	/* shorter than an Ethernet header */
+	WORMCAST_CNT_DROP_RX_ERROR,	/* netif_receive refused the frame */
+	WORMCAST_CNT_PAD,
+	WORMCAST_CNT_DROP_ROUTE_ERROR,	/* a worm was drained after a routing error */
+	WORMCAST_CNT_DROP_NOT_A_NODE,	/* sent on the fabric device, which carries none */
+	WORMCAST_CNT_RX_FILTER_FALLBACK, /* rx filter snapshot allocation failed:
+					  * node accepted all multicast meanwhile */
+	WORMCAST_CNT_DROP_DEADLOCK,	/* flushed after the deadlock watchdog fired */
+	__WORMCAST_CNT_MAX,
+};
+#define WORMCAST_CNT_MAX (__WORMCAST_CNT_MAX - 1)
+
+/* Engine statistics of a fabric (u64). */
+enum wormcast_engine_stat {
+	WORMCAST_ENG_UNSPEC,
+	WORMCAST_ENG_CYCLES,		/* cycles simulated */
+	WORMCAST_ENG_WORMS_IN_FLIGHT,
+	WORMCAST_ENG_FLIT_HOPS,		/* flits moved across links */
+	WORMCAST_ENG_WORMS_DONE,
+	WORMCAST_ENG_LATENCY_SUM,	/* cycles, injection to tail consumed, per destination */
+	WORMCAST_ENG_LATENCY_MAX,
+	WORMCAST_ENG_BLOCKED_CYCLES,	/* header cycles spent waiting for channels */
+	WORMCAST_ENG_DEADLOCKS,		/* watchdog reports */
+	WORMCAST_ENG_PAD,
+	WORMCAST_ENG_HOPS_SUM,		/* links crossed, per destination */
+	WORMCAST_ENG_ROUTE_ERRORS,	/* worms drained after a routing error */
+	__WORMCAST_ENG_MAX,
+};
+#define WORMCAST_ENG_MAX (__WORMCAST_ENG_MAX - 1)
+
+#endif /* _UAPI_LINUX_WORMCAST_H */
