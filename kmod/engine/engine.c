@@ -345,6 +345,18 @@ u64 wc_engine_now(const struct wc_engine *e)
 	return e->now;
 }
 
+int wc_engine_set_watchdog(struct wc_engine *e, u32 cycles, const char **why)
+{
+	struct wc_engine_params p = e->p;
+	int err;
+
+	p.watchdog = cycles;
+	err = wc_engine_params_check(&p, &e->topo, why);
+	if (!err)
+		e->p.watchdog = cycles;
+	return err;
+}
+
 static void msg_pop(struct wc_engine *e, u32 s)
 {
 	struct wc_msg *m = e->q_head[s];

@@ -234,6 +234,9 @@ u64 wc_engine_run(struct wc_engine *e, u64 max_cycles, const void *tables);
 /* Current cycle. */
 u64 wc_engine_now(const struct wc_engine *e);
 
+/* Change the watchdog period; -EINVAL (and *why) if out of range. */
+int wc_engine_set_watchdog(struct wc_engine *e, u32 cycles, const char **why);
+
 void wc_engine_get_stats(const struct wc_engine *e, struct wc_engine_stats *s);
 void wc_engine_node_stats(const struct wc_engine *e, u32 node,
 			  struct wc_node_stats *s);

@@ -659,6 +659,16 @@ static void test_params(void)
 	   "watchdog shorter than a worm's startup refused");
 	ok(wc_engine_create(&t, &p, &wc_algo_unicast_based, &ops, &R) == NULL,
 	   "create refuses bad parameters");
+	wc_engine_params_default(&p, &t);
+	{
+		struct wc_engine *e = mk(&t, &p, &wc_algo_unicast_based);
+
+		ok(wc_engine_set_watchdog(e, 5, &why) == -EINVAL,
+		   "runtime watchdog change validated: %s", why);
+		ok(wc_engine_set_watchdog(e, 123456, &why) == 0,
+		   "runtime watchdog change accepted");
+		wc_engine_destroy(e);
+	}
 }
 
 int main(void)
