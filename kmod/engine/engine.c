@@ -41,6 +41,8 @@ struct wc_chan {
 	u8 vc;
 	u8 in_port;			/* port of @node it arrives on */
 	bool routed;			/* header routing done at @node */
+	bool decided;			/* @decision holds a blocked header's route */
+	struct wc_route_out decision;	/* single-output decision, kept while blocked */
 };
 
 struct wc_worm {
@@ -392,6 +394,7 @@ static void chan_append(struct wc_worm *w, struct wc_chan *c)
 	c->sent = 0;
 	c->left = 0;
 	c->routed = false;
+	c->decided = false;
 }
 
 static void chan_release(struct wc_engine *e, struct wc_chan *c)
@@ -762,16 +765,30 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 
 	if (c->left != 0 || c->sent == 0 || !flit_ready(e, c, 0))
 		return;
-	memset(&req, 0, sizeof(req));
-	err = e->algo->route(&ctx, &hdr, &req);
-	if (!err)
-		err = route_check(e, c, &req);
-	if (err) {
-		e->stats.route_errors++;
-		if (e->ops->route_error)
-			e->ops->route_error(e->priv, w->msg, c->node, err);
-		worm_abort(e, w);
-		return;
+	/*
+	 * A blocked header keeps its decision: routing is a function of the
+	 * header and the tables the worm started with, and a unicast header
+	 * is the common case worth not recomputing every cycle.
+	 */
+	if (c->decided) {
+		req.nout = 1;
+		req.out[0] = c->decision;
+	} else {
+		memset(&req, 0, sizeof(req));
+		err = e->algo->route(&ctx, &hdr, &req);
+		if (!err)
+			err = route_check(e, c, &req);
+		if (err) {
+			e->stats.route_errors++;
+			if (e->ops->route_error)
+				e->ops->route_error(e->priv, w->msg, c->node, err);
+			worm_abort(e, w);
+			return;
+		}
+		if (req.nout == 1) {
+			c->decision = req.out[0];
+			c->decided = true;
+		}
 	}
 	for (i = 0; i < req.nout; i++)
 		if (!req.out[i].consume)

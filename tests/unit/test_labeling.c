@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hamiltonian labelings and the label-monotone routing function R:
+ * the star paper's S_4 labels exactly as printed, Hamiltonian paths on
+ * every topology kind (all S_n for n <= 7), the mesh snake formula of the
+ * path-based paper, and R reaching every destination with label-monotone
+ * moves (and along shortest paths on meshes, as the paper states).
+ */
+#include "tap.h"
+#include "labeling.h"
+
+static u32 star_node(const char *perm)
+{
+	u8 p[WC_MAX_STAR_N];
+	u32 i, n = (u32)strlen(perm);
+
+	for (i = 0; i < n; i++)
+		p[i] = (u8)(perm[i] - '0');
+	return wc_star_rank(n, p);
+}
+
+/* Every label printed in Wang and Chu (Figure 3 text, Figure 5, Appendix). */
+static const struct {
+	const char *perm;
+	u32 label;
+} s4_printed[] = {
+	{ "1234", 0 },  { "2134", 1 },  { "3124", 2 },  { "1324", 3 },
+	{ "2314", 4 },  { "3214", 5 },  { "4213", 6 },  { "1243", 7 },
+	{ "2143", 8 },  { "4123", 9 },  { "1423", 10 }, { "2413", 11 },
+	{ "3412", 12 }, { "4312", 13 }, { "1342", 14 }, { "3142", 15 },
+	{ "1432", 17 }, { "2431", 18 }, { "3421", 19 }, { "4321", 20 },
+	{ "2341", 21 }, { "3241", 22 }, { "4231", 23 },
+};
+
+static void test_star4_printed(void)
+{
+	struct wc_topo t;
+	struct wc_labeling lb;
+	u32 n = 4, i, bad = 0;
+
+	wc_topo_init(&t, WC_TOPO_STAR, 1, &n, NULL);
+	ok(!wc_labeling_init(&lb, &t), "S_4 labeling builds");
+	is_int(ARRAY_SIZE(s4_printed), 23, "the paper names 23 of 24 nodes");
+	for (i = 0; i < ARRAY_SIZE(s4_printed); i++) {
+		u32 got = lb.label[star_node(s4_printed[i].perm)];
+
+		if (got != s4_printed[i].label) {
+			diag("%s: got %u, paper %u", s4_printed[i].perm, got,
+			     s4_printed[i].label);
+			bad++;
+		}
+	}
+	is_int(bad, 0, "every printed S_4 label matches");
+	is_int(lb.label[star_node("1324")], 3, "l(1324) = 3");
+	is_int(lb.label[star_node("4213")], 6, "l(4213) = 6");
+	is_int(lb.label[star_node("4312")], 13, "l(4312) = 13");
+	is_int(lb.label[star_node("4231")], 23, "l(4231) = 23");
+	/* The unnamed node is the only one left, between 15 and 17. */
+	is_int(lb.label[star_node("4132")], 16, "the unnamed node 4132 gets 16");
+	wc_labeling_free(&lb);
+}
+
+/*
+ * Check a labeling independently of wc_labeling_order_is_hamiltonian():
+ * label/node maps are inverse bijections, consecutive labels adjacent.
+ */
+static bool check_hamiltonian(const struct wc_labeling *lb)
+{
+	const struct wc_topo *t = &lb->topo;
+	u32 v, l, p;
+
+	for (v = 0; v < t->nnodes; v++)
+		if (lb->label[v] >= t->nnodes || lb->node[lb->label[v]] != v)
+			return false;
+	for (l = 1; l < t->nnodes; l++) {
+		for (p = 0; p < t->nports; p++)
+			if (wc_topo_neighbor(t, lb->node[l - 1], p) == lb->node[l])
+				break;
+		if (p == t->nports)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * R from every node to every node (or @samples random pairs): each hop
+ * goes to a neighbour, labels move strictly toward the destination and
+ * never overshoot it.  If @minimal, every route is a shortest path.
+ */
+static void check_routing(const char *name, const struct wc_labeling *lb,
+			  bool minimal, u32 samples)
+{
+	const struct wc_topo *t = &lb->topo;
+	u32 n = t->nnodes, pairs, i, bad = 0, nonmin = 0;
+	u64 seed = 12345;
+
+	pairs = samples ? samples : n * n;
+	for (i = 0; i < pairs; i++) {
+		u32 a, b, cur, hops = 0, nbr[WC_MAX_PORTS];
+
+		if (samples) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			a = (u32)((seed >> 33) % n);
+			b = (u32)((seed >> 13) % n);
+		} else {
+			a = i / n;
+			b = i % n;
+		}
+		cur = a;
+		while (cur != b && hops <= n) {
+			u32 own = wc_labeling_router(lb, cur, nbr);
+			u32 port = wc_lr_next_port(own, nbr, t->nports,
+						   lb->label[b]);
+			u32 nxt;
+
+			if (port >= t->nports) {
+				bad++;
+				break;
+			}
+			nxt = wc_topo_neighbor(t, cur, port);
+			if (nbr[port] != lb->label[nxt] ||
+			    (lb->label[a] < lb->label[b] ?
+			     !(own < nbr[port] && nbr[port] <= lb->label[b]) :
+			     !(own > nbr[port] && nbr[port] >= lb->label[b]))) {
+				bad++;
+				break;
+			}
+			cur = nxt;
+			hops++;
+		}
+		if (cur != b)
+			bad++;
+		else if (hops != wc_topo_distance(t, a, b))
+			nonmin++;
+		if (wc_lr_next_port(lb->label[b], nbr, 0, lb->label[b]) !=
+		    WC_LR_ARRIVED)
+			bad++;
+	}
+	is_int(bad, 0, "%s: R reaches the destination, label-monotone (%u pairs)",
+	       name, pairs);
+	if (minimal)
+		is_int(nonmin, 0, "%s: R routes are shortest paths", name);
+}
+
+static void test_topology(const char *name, u32 kind, u32 ndims,
+			  const u32 *dims, bool minimal, u32 samples)
+{
+	struct wc_topo t;
+	struct wc_labeling lb;
+	const char *why = NULL;
+
+	if (wc_topo_init(&t, kind, ndims, dims, &why) ||
+	    wc_labeling_init(&lb, &t)) {
+		ok(0, "%s: labeling builds (%s)", name, why ? why : "");
+		return;
+	}
+	ok(check_hamiltonian(&lb), "%s: labels trace a Hamiltonian path", name);
+	ok(wc_labeling_order_is_hamiltonian(&t, lb.node, &why),
+	   "%s: library checker agrees", name);
+	check_routing(name, &lb, minimal, samples);
+	wc_labeling_free(&lb);
+}
+
+static void test_snake_formula(void)
+{
+	struct wc_topo t;
+	struct wc_labeling lb;
+	u32 dims[2] = { 4, 3 }, x, y, c[2], bad = 0;
+
+	/* Figure 2 of the path-based paper: a 3x4 mesh, n = 4 columns. */
+	wc_topo_init(&t, WC_TOPO_MESH, 2, dims, NULL);
+	wc_labeling_init(&lb, &t);
+	for (y = 0; y < 3; y++) {
+		for (x = 0; x < 4; x++) {
+			u32 want = y % 2 ? y * 4 + 4 - x - 1 : y * 4 + x;
+
+			c[0] = x;
+			c[1] = y;
+			if (lb.label[wc_topo_node(&t, c)] != want)
+				bad++;
+		}
+	}
+	is_int(bad, 0, "3x4 mesh: snake L = y*n + x (even y), y*n + n-x-1 (odd y)");
+	c[0] = 3;
+	c[1] = 1;
+	is_int(lb.label[wc_topo_node(&t, c)], 4, "(3,1) is label 4");
+	wc_labeling_free(&lb);
+}
+
+static void test_router_table(void)
+{
+	struct wc_topo t;
+	struct wc_labeling lb;
+	u32 dims[2] = { 4, 3 }, c[2] = { 0, 0 }, nbr[4], *tab, v, p, bad = 0;
+
+	wc_topo_init(&t, WC_TOPO_MESH, 2, dims, NULL);
+	wc_labeling_init(&lb, &t);
+	is_int(wc_labeling_router(&lb, wc_topo_node(&t, c), nbr), 0,
+	       "corner (0,0) stores its own label 0");
+	ok(nbr[0] == 1 && nbr[1] == WC_LABEL_NONE && nbr[2] == 7 &&
+	   nbr[3] == WC_LABEL_NONE, "... and +x: 1, -x: none, +y: 7, -y: none");
+	tab = calloc(t.nnodes * t.nports, sizeof(u32));
+	wc_labeling_nbr_table(&lb, tab);
+	for (v = 0; v < t.nnodes; v++)
+		for (p = 0; p < t.nports; p++) {
+			u32 w = wc_topo_neighbor(&t, v, p);
+
+			if (tab[v * t.nports + p] !=
+			    (w == WC_NO_NODE ? WC_LABEL_NONE : lb.label[w]))
+				bad++;
+		}
+	is_int(bad, 0, "per-router neighbour-label table matches the topology");
+	free(tab);
+	wc_labeling_free(&lb);
+}
+
+static void test_bad_orders(void)
+{
+	struct wc_topo t;
+	struct wc_labeling lb;
+	u32 dims[2] = { 3, 2 }, order[6] = { 0, 1, 2, 5, 4, 3 };
+	const char *why = NULL;
+
+	wc_topo_init(&t, WC_TOPO_MESH, 2, dims, NULL);
+	is_int(wc_labeling_from_order(&lb, &t, order, &why), 0,
+	       "explicit snake order accepted");
+	wc_labeling_free(&lb);
+	order[3] = 3;
+	order[5] = 5;
+	is_int(wc_labeling_from_order(&lb, &t, order, &why), -EINVAL,
+	       "order with a jump rejected (%s)", why);
+	order[5] = 3;
+	is_int(wc_labeling_from_order(&lb, &t, order, &why), -EINVAL,
+	       "order repeating a node rejected (%s)", why);
+}
+
+static void test_tree_step(void)
+{
+	/* Router labelled 6 in S_4: neighbours 11, 7, 5 (node 4213). */
+	u32 nbr[3] = { 11, 7, 5 }, d1[5] = { 8, 10, 11, 14, 21 };
+	u32 d2[2] = { 8, 10 }, bad[2] = { 10, 8 };
+	struct wc_lr_tree_step st;
+
+	is_int(wc_lr_tree_step(6, nbr, 3, d1, 5, true, &st), 0, "tree step ok");
+	ok(st.split_port == 0 && st.nsplit == 3 && st.fwd_port == 1,
+	   "at 6: max neighbour 11 is a destination: split 11,14,21 / 8,10");
+	wc_lr_tree_step(6, nbr, 3, d2, 2, true, &st);
+	ok(st.split_port == WC_LR_NO_PORT && st.fwd_port == 1,
+	   "at 6 with 8,10 only: no split, R toward 8 goes to 7");
+	is_int(wc_lr_tree_step(6, nbr, 3, bad, 2, true, &st), -EINVAL,
+	       "unsorted destinations rejected");
+	is_int(wc_lr_tree_step(6, nbr, 3, d1, 5, false, &st), -EINVAL,
+	       "destinations on the wrong side rejected");
+}
+
+int main(void)
+{
+	u32 m1[1] = { 9 }, m2[2] = { 5, 4 }, m2b[2] = { 8, 8 };
+	u32 m2c[2] = { 7, 1 + 2 }, m3[3] = { 3, 4, 5 }, m3b[3] = { 4, 3, 2 };
+	u32 t2[2] = { 6, 5 }, t3[3] = { 3, 3, 4 }, t2b[2] = { 2, 2 };
+	u32 n, h;
+
+	test_star4_printed();
+	test_snake_formula();
+	test_router_table();
+	test_bad_orders();
+	test_tree_step();
+	test_topology("mesh 9", WC_TOPO_MESH, 1, m1, true, 0);
+	test_topology("mesh 5x4", WC_TOPO_MESH, 2, m2, true, 0);
+	test_topology("mesh 8x8", WC_TOPO_MESH, 2, m2b, true, 0);
+	test_topology("mesh 7x3", WC_TOPO_MESH, 2, m2c, true, 0);
+	test_topology("mesh 3x4x5", WC_TOPO_MESH, 3, m3, false, 0);
+	test_topology("mesh 4x3x2", WC_TOPO_MESH, 3, m3b, false, 0);
+	test_topology("torus 6x5", WC_TOPO_TORUS, 2, t2, false, 0);
+	test_topology("torus 3x3x4", WC_TOPO_TORUS, 3, t3, false, 0);
+	test_topology("torus 2x2", WC_TOPO_TORUS, 2, t2b, false, 0);
+	for (h = 1; h <= 10; h++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "hypercube %u", h);
+		test_topology(name, WC_TOPO_HYPERCUBE, 1, &h, false,
+			      h > 7 ? 20000 : 0);
+	}
+	for (n = 2; n <= 7; n++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "star %u", n);
+		test_topology(name, WC_TOPO_STAR, 1, &n, false,
+			      n > 5 ? 20000 : 0);
+	}
+	return done_testing();
+}

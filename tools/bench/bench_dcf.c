@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DCF broadcast: time to build the 64x64 schedule and to check it
+ * (Definition 1, Theorem 1 over all pairs, timing), medians of several
+ * runs; and the search for the DCF_block.  Also prints the latency table of
+ * Documentation/dcf.rst (schedule against the paper's closed forms).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "dcf.h"
+
+#define RUNS 9
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[n / 2];
+}
+
+static void bench_scheme(u32 scheme, u32 side)
+{
+	static const struct dcf_timing tm = { .ts = 0, .tc = 1, .tr = 0, .len = 32 };
+	double build[RUNS], check[RUNS];
+	struct dcf_report r = { 0 };
+	int i;
+
+	for (i = 0; i < RUNS; i++) {
+		struct dcf_sched s;
+		double t0 = now_ms(), t1;
+
+		if (dcf_build(&s, scheme, side, 0, NULL, NULL))
+			exit(1);
+		t1 = now_ms();
+		if (dcf_check(&s, DCF_CHAN_VC, &tm, &r))
+			exit(1);
+		build[i] = t1 - t0;
+		check[i] = now_ms() - t1;
+		dcf_free(&s);
+	}
+	printf("%s_%ux%u_build: %.3f ms\n", dcf_scheme_name(scheme), side, side,
+	       median(build, RUNS));
+	printf("%s_%ux%u_check: %.3f ms\n", dcf_scheme_name(scheme), side, side,
+	       median(check, RUNS));
+	printf("%s_%ux%u_shared_pairs: %llu pairs\n", dcf_scheme_name(scheme),
+	       side, side, (unsigned long long)r.shared_pairs);
+	printf("%s_%ux%u_theorem1_failures: %llu pairs\n",
+	       dcf_scheme_name(scheme), side, side,
+	       (unsigned long long)r.contending_pairs);
+}
+
+static void latency_table(void)
+{
+	static const struct dcf_timing set[] = {
+		{ .ts = 0, .tc = 1, .tr = 0, .len = 32 },	/* Fig. 8 */
+		{ .ts = 200, .tc = 1, .tr = 200, .len = 32 },	/* Fig. 9 */
+	};
+	u32 side, t, scheme;
+
+	printf("# latency: scheme side ts tr L: schedule / paper closed form\n");
+	for (t = 0; t < 2; t++)
+		for (scheme = DCF_SCHEME_DCF; scheme <= DCF_SCHEME_EDN; scheme++)
+			for (side = 4; side <= 64; side *= 2) {
+				struct dcf_sched s;
+				u64 paper = 0, got;
+
+				if (dcf_build(&s, scheme, side, 0, NULL, NULL))
+					exit(1);
+				got = dcf_latency(&s, &set[t], NULL, NULL);
+				dcf_closed_form(scheme, side, &set[t], &paper);
+				printf("latency_%s_%ux%u_ts%llu: %llu cycles (paper %llu)\n",
+				       dcf_scheme_name(scheme), side, side,
+				       (unsigned long long)set[t].ts,
+				       (unsigned long long)got,
+				       (unsigned long long)paper);
+				dcf_free(&s);
+			}
+}
+
+int main(void)
+{
+	static const u32 sides[] = { 4, 8 };
+	double t[3];
+	struct dcf_search res;
+	int i;
+
+	bench_scheme(DCF_SCHEME_DCF, 64);
+	bench_scheme(DCF_SCHEME_EDN, 64);
+	for (i = 0; i < 3; i++) {
+		double t0 = now_ms();
+
+		if (dcf_search_blocks(DCF_CHAN_VC, sides, 2, 0, &res))
+			return 1;
+		t[i] = now_ms() - t0;
+		dcf_search_free(&res);
+	}
+	printf("dcf_block_search_4x4_8x8: %.1f ms (%u candidates, %u valid)\n",
+	       median(t, 3), res.examined, res.valid);
+	latency_table();
+	return 0;
+}
