@@ -33,6 +33,8 @@ LIB_HDRS := $(wildcard kmod/engine/*.h) $(wildcard daemon/lib/*.h) \
 REL_LIB := $(BUILD)/rel/libwc.a
 SAN_LIB := $(BUILD)/san/libwc.a
 
+# Some tests and benchmarks include a tool's sources to test its pure parts.
+TOOL_SRCS := $(wildcard tools/*/*.c tools/*/*.h)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/san/tests/%,$(UNIT_SRCS))
 BENCH_SRCS := $(wildcard tools/bench/bench_*.c)
@@ -85,11 +87,11 @@ $(SAN_LIB): $(patsubst %.c,$(BUILD)/san/obj/%.o,$(LIB_SRCS))
 	rm -f $@ && ar rcs $@ $^
 
 # ---------------------------------------------------------------- programs
-$(BUILD)/san/tests/%: tests/unit/%.c tests/unit/tap.h $(SAN_LIB)
+$(BUILD)/san/tests/%: tests/unit/%.c tests/unit/tap.h $(SAN_LIB) $(TOOL_SRCS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_SAN) -o $@ $< $(SAN_LIB) $(LDLIBS)
 
-$(BUILD)/rel/bench/%: tools/bench/%.c $(REL_LIB)
+$(BUILD)/rel/bench/%: tools/bench/%.c $(REL_LIB) $(TOOL_SRCS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_REL) -o $@ $< $(REL_LIB) $(LDLIBS)
 

@@ -1,0 +1,1411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wormsim's core: traffic generation, one simulation run on the engine,
+ * statistics and output.  See sim.h and Documentation/wormsim.rst.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <getopt.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "sim.h"
+
+extern char **environ;
+
+/* ---------------------------------------------------------------- PRNG */
+
+static u64 splitmix64(u64 *x)
+{
+	u64 z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void sim_rng_seed(struct sim_rng *r, u64 seed)
+{
+	u64 x = seed;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&x);
+}
+
+static inline u64 rotl(u64 x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+u64 sim_rng_next(struct sim_rng *r)
+{
+	u64 *s = r->s;
+	u64 result = rotl(s[1] * 5, 7) * 9;
+	u64 t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+double sim_rng_uniform(struct sim_rng *r)
+{
+	return (double)(sim_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+/* Lemire's multiply-and-reject: exact uniformity on [0, n). */
+u32 sim_rng_below(struct sim_rng *r, u32 n)
+{
+	u64 m = (u64)(u32)(sim_rng_next(r) >> 32) * n;
+	u32 low = (u32)m;
+
+	if (low < n) {
+		u32 threshold = (u32)-n % n;
+
+		while (low < threshold) {
+			m = (u64)(u32)(sim_rng_next(r) >> 32) * n;
+			low = (u32)m;
+		}
+	}
+	return (u32)(m >> 32);
+}
+
+double sim_rng_exp(struct sim_rng *r, double rate)
+{
+	/* 1 - U is in (0, 1], so the logarithm is finite. */
+	return -log(1.0 - sim_rng_uniform(r)) / rate;
+}
+
+/* ---------------------------------------------------------- statistics */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void sim_sort(u64 *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_u64);
+}
+
+u64 sim_percentile(const u64 *sorted, size_t n, u32 permille)
+{
+	/* rank = ceil(permille * n / 1000), in integers to avoid rounding */
+	u64 rank = ((u64)permille * n + 999) / 1000;
+
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return sorted[rank - 1];
+}
+
+/* ------------------------------------------------------ argument parsing */
+
+/* The algorithms wormsim knows, by their engine names. */
+static const struct wc_algo *const sim_algos[] = {
+	&wc_algo_unicast_based,
+};
+
+static int errf(char *err, size_t len, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int errf(char *err, size_t len, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* Decimal digits only: no sign, no blanks, no trailing garbage. */
+static bool parse_u64(const char *s, u64 min, u64 max, u64 *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_double(const char *s, double *out)
+{
+	double v;
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+/* "8x8", "4x4x4" or "64": 1 to WC_MAX_DIMS sizes separated by 'x'. */
+static bool parse_dims(const char *s, u32 *dims, u32 *ndims)
+{
+	unsigned long v;
+	char *end;
+
+	*ndims = 0;
+	for (;;) {
+		if (*s < '0' || *s > '9' || *ndims == WC_MAX_DIMS)
+			return false;
+		errno = 0;
+		v = strtoul(s, &end, 10);
+		if (errno || v > WC_MAX_NODES)
+			return false;
+		dims[(*ndims)++] = (u32)v;
+		if (!*end)
+			return true;
+		if (*end != 'x')
+			return false;
+		s = end + 1;
+	}
+}
+
+enum {
+	OPT_TOPOLOGY = 256, OPT_DIMS, OPT_DIM, OPT_N,
+	OPT_FLIT_BYTES, OPT_BUF_FLITS, OPT_VCS, OPT_INJ, OPT_CONS,
+	OPT_ROUTER_DELAY, OPT_LINK_DELAY, OPT_STARTUP, OPT_REPLICATION,
+	OPT_WATCHDOG, OPT_LOAD, OPT_MSG_BYTES, OPT_MSG_FLITS, OPT_MCAST_FRAC,
+	OPT_DSTS, OPT_ALGO, OPT_SEED, OPT_CYCLES, OPT_WARMUP, OPT_DRAIN,
+	OPT_CSV, OPT_SWEEP, OPT_PLOT, OPT_JSON,
+};
+
+static const struct option long_opts[] = {
+	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
+	{ "dims", required_argument, NULL, OPT_DIMS },
+	{ "dim", required_argument, NULL, OPT_DIM },
+	{ "n", required_argument, NULL, OPT_N },
+	{ "flit-bytes", required_argument, NULL, OPT_FLIT_BYTES },
+	{ "buf-flits", required_argument, NULL, OPT_BUF_FLITS },
+	{ "vcs", required_argument, NULL, OPT_VCS },
+	{ "inj", required_argument, NULL, OPT_INJ },
+	{ "cons", required_argument, NULL, OPT_CONS },
+	{ "router-delay", required_argument, NULL, OPT_ROUTER_DELAY },
+	{ "link-delay", required_argument, NULL, OPT_LINK_DELAY },
+	{ "startup", required_argument, NULL, OPT_STARTUP },
+	{ "replication", required_argument, NULL, OPT_REPLICATION },
+	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
+	{ "load", required_argument, NULL, OPT_LOAD },
+	{ "msg-bytes", required_argument, NULL, OPT_MSG_BYTES },
+	{ "msg-flits", required_argument, NULL, OPT_MSG_FLITS },
+	{ "mcast-frac", required_argument, NULL, OPT_MCAST_FRAC },
+	{ "dsts", required_argument, NULL, OPT_DSTS },
+	{ "algo", required_argument, NULL, OPT_ALGO },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "cycles", required_argument, NULL, OPT_CYCLES },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "drain", required_argument, NULL, OPT_DRAIN },
+	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "sweep", required_argument, NULL, OPT_SWEEP },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void sim_usage(FILE *f)
+{
+	u32 i;
+
+	fputs(
+"Usage: wormsim [OPTION]...\n"
+"Run synthetic traffic through the wormcast flit-level engine (the code of\n"
+"the kernel module) and report latency, throughput and link utilisation.\n"
+"The same seed gives byte-identical output.\n"
+"\n"
+"Topology:\n"
+"  --topology KIND      mesh, torus, hypercube or star (default mesh)\n"
+"  --dims AxB[xC]       mesh/torus sizes, 1 to 3 dimensions (default 8x8)\n"
+"  --dim N              hypercube dimension, 1..12 (default 6)\n"
+"  --n N                star graph order, 2..7 (default 5)\n"
+"\n"
+"Engine (defaults are the engine's, as for 'ip link add'):\n"
+"  --flit-bytes N       bytes per flit (default 32)\n"
+"  --buf-flits N        flits per virtual-channel buffer (default 1)\n"
+"  --vcs N              virtual channels per link (default 1; 2 on a torus,\n"
+"                       the diameter on a star graph)\n"
+"  --inj N              injection channels per node (default 1)\n"
+"  --cons N             consumption channels per node (default 2)\n"
+"  --router-delay N     cycles to route a header (default 1)\n"
+"  --link-delay N       cycles to cross a link (default 1)\n"
+"  --startup N          startup cycles per worm, alpha (default 0)\n"
+"  --replication MODE   lockstep or async (default lockstep)\n"
+"  --watchdog N         cycles without progress reported as deadlock\n"
+"                       (default 10000)\n"
+"  --algo NAME          routing algorithm (default unicast-based); one of:\n"
+"                      ", f);
+	for (i = 0; i < ARRAY_SIZE(sim_algos); i++)
+		fprintf(f, " %s", sim_algos[i]->name);
+	fputs(
+"\n"
+"\n"
+"Traffic (Poisson arrivals at every node, uniform random destinations):\n"
+"  --load F             offered load in data flits per node per cycle,\n"
+"                       0 < F <= injection channels (default 0.1); a node\n"
+"                       generates F / msg-flits messages per cycle on average\n"
+"  --sweep A:B:S        run every load A, A+S, ... <= B (one row each);\n"
+"                       exclusive with --load\n"
+"  --msg-bytes N        message payload in bytes (default 512)\n"
+"  --msg-flits N        message payload in flits (N * flit-bytes bytes)\n"
+"  --mcast-frac F       fraction of messages that are multicast, 0..1\n"
+"                       (default 0)\n"
+"  --dsts N             destinations of a multicast (default min(8, nodes-1))\n"
+"  --dsts uniform:A:B   ... drawn uniformly in A..B (2 <= A <= B < nodes)\n"
+"  --seed N             seed of the pseudo-random generator (default 1)\n"
+"\n"
+"Run length (cycles):\n"
+"  --warmup N           cycles simulated before measuring (default 1000)\n"
+"  --cycles N           measured cycles (default 10000)\n"
+"  --drain N            extra cycles allowed for the messages generated while\n"
+"                       measuring to finish (default: --cycles); a run where\n"
+"                       some do not finish, or whose accepted throughput is\n"
+"                       below 95% of the offered load, is marked saturated\n"
+"\n"
+"Output:\n"
+"  --json               JSON summary on stdout instead of the text summary\n"
+"  --csv FILE           one CSV row per run (FILE '-' is stdout)\n"
+"  --plot PREFIX        PREFIX.dat, PREFIX.gp, and with gnuplot PREFIX.png and\n"
+"                       PREFIX.svg: latency versus offered load\n"
+"  -h, --help           this help\n"
+"\n"
+"Latency is counted in cycles from submission at the source (source queueing\n"
+"included) to the tail consumed at the last destination of the message.\n"
+"Exit status: 0 success, 1 bad value, failed run, deadlock or route error,\n"
+"2 usage error.  Documentation/wormsim.rst has the details.\n", f);
+}
+
+/* Raw option values, resolved once the topology is known. */
+struct raw_args {
+	u32 kind;
+	const char *dims, *dim, *n;
+	const char *param[OPT_WATCHDOG - OPT_FLIT_BYTES + 1];
+	const char *load, *msg_bytes, *msg_flits, *mcast_frac, *dsts, *algo;
+	const char *seed, *cycles, *warmup, *drain, *sweep;
+};
+
+static int resolve_topology(const struct raw_args *a, struct sim_config *cfg,
+			    char *err, size_t len)
+{
+	u32 dims[WC_MAX_DIMS] = { 8, 8 }, ndims = 2;
+	const char *why = NULL;
+	const char *given = a->dims;
+	u64 v;
+
+	if (a->kind != WC_TOPO_HYPERCUBE && a->dim)
+		return errf(err, len, 1, "--dim is for the hypercube; use --dims or --n");
+	if (a->kind != WC_TOPO_STAR && a->n)
+		return errf(err, len, 1, "--n is for the star graph; use --dims or --dim");
+	if (a->kind == WC_TOPO_HYPERCUBE) {
+		if (a->dim && a->dims)
+			return errf(err, len, 1, "give --dim or --dims, not both");
+		given = a->dim ? a->dim : a->dims;
+		dims[0] = 6;
+		ndims = 1;
+	} else if (a->kind == WC_TOPO_STAR) {
+		if (a->n && a->dims)
+			return errf(err, len, 1, "give --n or --dims, not both");
+		given = a->n ? a->n : a->dims;
+		dims[0] = 5;
+		ndims = 1;
+	}
+	if (given) {
+		if (a->kind == WC_TOPO_MESH || a->kind == WC_TOPO_TORUS) {
+			if (!parse_dims(given, dims, &ndims))
+				return errf(err, len, 1,
+					    "--dims: expected sizes like 8x8 or 4x4x4, got '%s'",
+					    given);
+		} else {
+			if (!parse_u64(given, 0, 64, &v))
+				return errf(err, len, 1,
+					    "%s: expected one small number, got '%s'",
+					    a->kind == WC_TOPO_STAR ? "--n" : "--dim", given);
+			dims[0] = (u32)v;
+		}
+	}
+	if (wc_topo_init(&cfg->topo, a->kind, ndims, dims, &why))
+		return errf(err, len, 1, "%s %s: %s",
+			    wc_topo_kind_name(a->kind), given ? given : "", why);
+	return 0;
+}
+
+static int resolve_params(const struct raw_args *a, struct sim_config *cfg,
+			  char *err, size_t len)
+{
+	static const char *const names[] = {
+		"--flit-bytes", "--buf-flits", "--vcs", "--inj", "--cons",
+		"--router-delay", "--link-delay", "--startup", "--replication",
+		"--watchdog",
+	};
+	struct wc_engine_params *p = &cfg->params;
+	u32 *fields[] = {
+		&p->flit_bytes, &p->buf_flits, &p->vcs, &p->inj_channels,
+		&p->cons_channels, &p->router_delay, &p->link_delay,
+		&p->startup, &p->replication, &p->watchdog,
+	};
+	const char *why = NULL;
+	u32 i;
+	u64 v;
+
+	wc_engine_params_default(p, &cfg->topo);
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		const char *s = a->param[i];
+
+		if (!s)
+			continue;
+		if (fields[i] == &p->replication) {
+			if (!strcmp(s, "lockstep"))
+				p->replication = WC_REPL_LOCKSTEP;
+			else if (!strcmp(s, "async"))
+				p->replication = WC_REPL_ASYNC;
+			else
+				return errf(err, len, 1,
+					    "--replication: expected lockstep or async, got '%s'", s);
+			continue;
+		}
+		if (!parse_u64(s, 0, U32_MAX, &v))
+			return errf(err, len, 1,
+				    "%s: expected a non-negative integer, got '%s'",
+				    names[i], s);
+		*fields[i] = (u32)v;
+	}
+	if (wc_engine_params_check(p, &cfg->topo, &why))
+		return errf(err, len, 1, "engine parameters: %s", why);
+	return 0;
+}
+
+static int resolve_algo(const struct raw_args *a, struct sim_config *cfg,
+			char *err, size_t len)
+{
+	const char *name = a->algo ? a->algo : "unicast-based";
+	const char *why = NULL;
+	u32 i;
+
+	cfg->algo = NULL;
+	for (i = 0; i < ARRAY_SIZE(sim_algos); i++)
+		if (!strcmp(name, sim_algos[i]->name))
+			cfg->algo = sim_algos[i];
+	if (!cfg->algo)
+		return errf(err, len, 1, "--algo: unknown algorithm '%s' (see --help)",
+			    name);
+	if (cfg->algo->check && cfg->algo->check(&cfg->topo, &cfg->params, &why))
+		return errf(err, len, 1, "%s on %s: %s", name,
+			    wc_topo_kind_name(cfg->topo.kind), why);
+	return 0;
+}
+
+/* Message length: --msg-bytes, or --msg-flits of flit_bytes each. */
+static int resolve_message(const struct raw_args *a, struct sim_config *cfg,
+			   char *err, size_t len)
+{
+	u64 v;
+
+	if (a->msg_bytes && a->msg_flits)
+		return errf(err, len, 1, "give --msg-bytes or --msg-flits, not both");
+	cfg->msg_bytes = 512;
+	if (a->msg_bytes) {
+		if (!parse_u64(a->msg_bytes, 1, SIM_MAX_MSG_BYTES, &v))
+			return errf(err, len, 1,
+				    "--msg-bytes: expected 1..%u, got '%s'",
+				    SIM_MAX_MSG_BYTES, a->msg_bytes);
+		cfg->msg_bytes = (u32)v;
+	}
+	if (a->msg_flits) {
+		if (!parse_u64(a->msg_flits, 1, SIM_MAX_MSG_BYTES, &v) ||
+		    v * cfg->params.flit_bytes > SIM_MAX_MSG_BYTES)
+			return errf(err, len, 1,
+				    "--msg-flits: expected 1..%u flits of %u bytes, got '%s'",
+				    SIM_MAX_MSG_BYTES / cfg->params.flit_bytes,
+				    cfg->params.flit_bytes, a->msg_flits);
+		cfg->msg_bytes = (u32)v * cfg->params.flit_bytes;
+	}
+	return 0;
+}
+
+/* The multicast mix: --mcast-frac and --dsts N | uniform:A:B. */
+static int resolve_dsts(const struct raw_args *a, struct sim_config *cfg,
+			char *err, size_t len)
+{
+	u32 nnodes = cfg->topo.nnodes;
+	u64 v, w;
+
+	cfg->mcast_frac = 0;
+	if (a->mcast_frac &&
+	    (!parse_double(a->mcast_frac, &cfg->mcast_frac) ||
+	     cfg->mcast_frac < 0 || cfg->mcast_frac > 1))
+		return errf(err, len, 1, "--mcast-frac: expected a fraction in [0, 1], got '%s'",
+			    a->mcast_frac);
+
+	cfg->dsts_min = cfg->dsts_max = nnodes - 1 < 8 ? nnodes - 1 : 8;
+	if (a->dsts) {
+		if (!strncmp(a->dsts, "uniform:", 8)) {
+			char buf[64], *colon;
+
+			if (strlen(a->dsts + 8) >= sizeof(buf))
+				return errf(err, len, 1, "--dsts: '%s' is too long", a->dsts);
+			strcpy(buf, a->dsts + 8);
+			colon = strchr(buf, ':');
+			if (!colon)
+				return errf(err, len, 1,
+					    "--dsts: expected uniform:A:B, got '%s'", a->dsts);
+			*colon = '\0';
+			if (!parse_u64(buf, 0, U32_MAX, &v) ||
+			    !parse_u64(colon + 1, 0, U32_MAX, &w) || v > w)
+				return errf(err, len, 1,
+					    "--dsts: expected uniform:A:B with A <= B, got '%s'",
+					    a->dsts);
+		} else if (parse_u64(a->dsts, 0, U32_MAX, &v)) {
+			w = v;
+		} else {
+			return errf(err, len, 1,
+				    "--dsts: expected N or uniform:A:B, got '%s'", a->dsts);
+		}
+		if (v < 2 || w > nnodes - 1)
+			return errf(err, len, 1,
+				    "--dsts: a multicast has 2 to %u destinations here (nodes - 1), got '%s'",
+				    nnodes - 1, a->dsts);
+		cfg->dsts_min = (u32)v;
+		cfg->dsts_max = (u32)w;
+	}
+	if (cfg->mcast_frac > 0 && cfg->dsts_min < 2)
+		return errf(err, len, 1,
+			    "--mcast-frac: multicast needs at least 3 nodes");
+	return 0;
+}
+
+/* Seed and run length. */
+static int resolve_run(const struct raw_args *a, struct sim_config *cfg,
+		       char *err, size_t len)
+{
+	cfg->seed = 1;
+	if (a->seed && !parse_u64(a->seed, 0, U64_MAX, &cfg->seed))
+		return errf(err, len, 1, "--seed: expected a non-negative integer, got '%s'",
+			    a->seed);
+	cfg->cycles = 10000;
+	if (a->cycles && !parse_u64(a->cycles, 1, SIM_MAX_CYCLES, &cfg->cycles))
+		return errf(err, len, 1, "--cycles: expected 1..%llu, got '%s'",
+			    SIM_MAX_CYCLES, a->cycles);
+	cfg->warmup = 1000;
+	if (a->warmup && !parse_u64(a->warmup, 0, SIM_MAX_CYCLES, &cfg->warmup))
+		return errf(err, len, 1, "--warmup: expected 0..%llu, got '%s'",
+			    SIM_MAX_CYCLES, a->warmup);
+	cfg->drain = cfg->cycles;
+	if (a->drain && !parse_u64(a->drain, 0, SIM_MAX_CYCLES, &cfg->drain))
+		return errf(err, len, 1, "--drain: expected 0..%llu, got '%s'",
+			    SIM_MAX_CYCLES, a->drain);
+	return 0;
+}
+
+/* --load F, or --sweep A:B:S; at most one flit per injection channel. */
+static int resolve_load(const struct raw_args *a, struct sim_config *cfg,
+			char *err, size_t len)
+{
+	double max_load = cfg->params.inj_channels;
+	double from, to, step, x;
+
+	if (a->load && a->sweep)
+		return errf(err, len, 1, "--load and --sweep are exclusive");
+	cfg->load = 0.1;
+	cfg->sweep_from = 0.1;
+	cfg->sweep_step = 0;
+	cfg->npoints = 1;
+	if (a->load) {
+		if (!parse_double(a->load, &cfg->load) || cfg->load <= 0 ||
+		    cfg->load > max_load)
+			return errf(err, len, 1,
+				    "--load: expected flits/node/cycle in (0, %g], got '%s'",
+				    max_load, a->load);
+		cfg->sweep_from = cfg->load;
+	}
+	if (a->sweep) {
+		char buf[96], *p1, *p2;
+
+		if (strlen(a->sweep) >= sizeof(buf))
+			return errf(err, len, 1, "--sweep: '%s' is too long", a->sweep);
+		strcpy(buf, a->sweep);
+		p1 = strchr(buf, ':');
+		p2 = p1 ? strchr(p1 + 1, ':') : NULL;
+		if (!p2)
+			return errf(err, len, 1, "--sweep: expected A:B:S, got '%s'", a->sweep);
+		*p1++ = '\0';
+		*p2++ = '\0';
+		if (!parse_double(buf, &from) || !parse_double(p1, &to) ||
+		    !parse_double(p2, &step) || from <= 0 || to < from ||
+		    to > max_load || step <= 0)
+			return errf(err, len, 1,
+				    "--sweep: expected A:B:S with 0 < A <= B <= %g and S > 0, got '%s'",
+				    max_load, a->sweep);
+		/* tolerance so that 0.05:0.9:0.05 includes 0.9 */
+		x = floor((to - from) / step + 1e-9) + 1;
+		if (x > SIM_MAX_SWEEP_POINTS)
+			return errf(err, len, 1, "--sweep: more than %d points",
+				    SIM_MAX_SWEEP_POINTS);
+		cfg->sweep_from = from;
+		cfg->sweep_step = step;
+		cfg->npoints = (u32)x;
+	}
+	return 0;
+}
+
+static int resolve_traffic(const struct raw_args *a, struct sim_config *cfg,
+			   char *err, size_t len)
+{
+	int ret = resolve_message(a, cfg, err, len);
+
+	if (!ret)
+		ret = resolve_dsts(a, cfg, err, len);
+	if (!ret)
+		ret = resolve_run(a, cfg, err, len);
+	if (!ret)
+		ret = resolve_load(a, cfg, err, len);
+	return ret;
+}
+
+int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
+		   char *err, size_t errlen)
+{
+	struct raw_args a;
+	int c, ret;
+
+	memset(&a, 0, sizeof(a));
+	memset(cfg, 0, sizeof(*cfg));
+	a.kind = WC_TOPO_MESH;
+	err[0] = '\0';
+	opterr = 0;
+	optind = 0;	/* GNU: full re-initialisation, parse may run again */
+	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			cfg->help = true;
+			break;
+		case OPT_TOPOLOGY:
+			if (!strcmp(optarg, "mesh"))
+				a.kind = WC_TOPO_MESH;
+			else if (!strcmp(optarg, "torus"))
+				a.kind = WC_TOPO_TORUS;
+			else if (!strcmp(optarg, "hypercube"))
+				a.kind = WC_TOPO_HYPERCUBE;
+			else if (!strcmp(optarg, "star"))
+				a.kind = WC_TOPO_STAR;
+			else
+				return errf(err, errlen, 1,
+					    "--topology: expected mesh, torus, hypercube or star, got '%s'",
+					    optarg);
+			break;
+		case OPT_DIMS:
+			a.dims = optarg;
+			break;
+		case OPT_DIM:
+			a.dim = optarg;
+			break;
+		case OPT_N:
+			a.n = optarg;
+			break;
+		case OPT_FLIT_BYTES ... OPT_WATCHDOG:
+			a.param[c - OPT_FLIT_BYTES] = optarg;
+			break;
+		case OPT_LOAD:
+			a.load = optarg;
+			break;
+		case OPT_MSG_BYTES:
+			a.msg_bytes = optarg;
+			break;
+		case OPT_MSG_FLITS:
+			a.msg_flits = optarg;
+			break;
+		case OPT_MCAST_FRAC:
+			a.mcast_frac = optarg;
+			break;
+		case OPT_DSTS:
+			a.dsts = optarg;
+			break;
+		case OPT_ALGO:
+			a.algo = optarg;
+			break;
+		case OPT_SEED:
+			a.seed = optarg;
+			break;
+		case OPT_CYCLES:
+			a.cycles = optarg;
+			break;
+		case OPT_WARMUP:
+			a.warmup = optarg;
+			break;
+		case OPT_DRAIN:
+			a.drain = optarg;
+			break;
+		case OPT_CSV:
+			if (!*optarg)
+				return errf(err, errlen, 1, "--csv: empty file name");
+			cfg->csv_path = optarg;
+			break;
+		case OPT_SWEEP:
+			a.sweep = optarg;
+			break;
+		case OPT_PLOT:
+			if (!*optarg || strpbrk(optarg, "'\"\\\n"))
+				return errf(err, errlen, 1,
+					    "--plot: the prefix must be non-empty, without quotes, backslashes or newlines");
+			cfg->plot_prefix = optarg;
+			break;
+		case OPT_JSON:
+			cfg->json = true;
+			break;
+		case ':':
+			return errf(err, errlen, 2, "option '%s' needs an argument",
+				    argv[optind - 1]);
+		default:
+			return errf(err, errlen, 2, "unknown option '%s' (see --help)",
+				    argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return errf(err, errlen, 2, "unexpected argument '%s' (see --help)",
+			    argv[optind]);
+	if (cfg->help)
+		return 0;
+	ret = resolve_topology(&a, cfg, err, errlen);
+	if (!ret)
+		ret = resolve_params(&a, cfg, err, errlen);
+	if (!ret)
+		ret = resolve_algo(&a, cfg, err, errlen);
+	if (!ret)
+		ret = resolve_traffic(&a, cfg, err, errlen);
+	return ret;
+}
+
+double sim_point_load(const struct sim_config *cfg, u32 i)
+{
+	return cfg->sweep_from + i * cfg->sweep_step;
+}
+
+u32 sim_msg_flits(const struct sim_config *cfg)
+{
+	return DIV_ROUND_UP(cfg->msg_bytes, cfg->params.flit_bytes);
+}
+
+/* ------------------------------------------------------------- one run */
+
+/* Our record of a message in the engine (the wc_msg cookie). */
+struct sim_msg {
+	struct sim_msg *prev, *next;	/* list of live messages */
+	struct wc_msg *m;
+	u64 t_submit;			/* engine clock at submission */
+	u64 t_last;			/* our clock at the latest delivery */
+	u64 lat_max;			/* latency of the latest destination */
+	u32 ndsts, delivered;
+	u8 cls;
+	bool tagged;			/* generated in the measured window */
+};
+
+struct sim_vec {
+	u64 *v;
+	size_t n, cap;
+};
+
+struct sim_state {
+	const struct sim_config *cfg;
+	struct sim_result *res;
+	struct wc_engine *e;
+	struct sim_rng rng;
+	struct sim_msg live;		/* list head */
+	u32 *perm, *pos;		/* node permutation and its inverse */
+	struct sim_vec lat[SIM_NCLASSES];
+	/* Simulator and engine clocks when the current wc_engine_run() began:
+	 * the engine skips idle time, our clock does not.  The callbacks may
+	 * not call into the engine, so they date events from the message's
+	 * submission time and the latency the engine reports.
+	 */
+	u64 chunk_sim, chunk_eng;
+	bool deadlock_seen;		/* dump the waits after this run() */
+	u64 win_start, win_end;
+	u64 outstanding;		/* tagged messages not finished */
+	u64 done_in_win, deliveries_in_win;
+	bool closing;
+	int err;
+};
+
+/* Our clock at engine cycle @eng of the current wc_engine_run() call. */
+static u64 sim_clock(const struct sim_state *st, u64 eng)
+{
+	return st->chunk_sim + (eng - st->chunk_eng);
+}
+
+static bool in_window(const struct sim_state *st, u64 t)
+{
+	return t >= st->win_start && t < st->win_end;
+}
+
+static int vec_push(struct sim_vec *v, u64 x)
+{
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? 2 * v->cap : 1024;
+		u64 *p = realloc(v->v, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		v->v = p;
+		v->cap = cap;
+	}
+	v->v[v->n++] = x;
+	return 0;
+}
+
+static void cb_deliver(void *priv, struct wc_msg *m, u32 node, u64 latency)
+{
+	struct sim_state *st = priv;
+	struct sim_msg *sm = m->cookie;
+
+	sm->delivered++;
+	if (latency > sm->lat_max)
+		sm->lat_max = latency;
+	if (st->closing)
+		return;
+	sm->t_last = sim_clock(st, sm->t_submit + latency);
+	if (in_window(st, sm->t_last))
+		st->deliveries_in_win++;
+}
+
+static void cb_msg_done(void *priv, struct wc_msg *m)
+{
+	struct sim_state *st = priv;
+	struct sim_msg *sm = m->cookie;
+	bool complete = sm->delivered == sm->ndsts;
+
+	if (!st->closing) {
+		/* it finished with its last delivery */
+		if (complete && in_window(st, sm->t_last))
+			st->done_in_win++;
+		if (sm->tagged) {
+			st->outstanding--;
+			if (!complete)
+				st->res->lost++;	/* route error */
+			else if (vec_push(&st->lat[sm->cls], sm->lat_max))
+				st->err = -ENOMEM;
+		}
+	}
+	sm->prev->next = sm->next;
+	sm->next->prev = sm->prev;
+	free(sm->m);
+	free(sm);
+}
+
+static void cb_route_error(void *priv, struct wc_msg *m, u32 node, int err)
+{
+	struct sim_state *st = priv;
+
+	st->res->route_errors++;
+}
+
+static void cb_deadlock(void *priv, u64 cycle)
+{
+	struct sim_state *st = priv;
+
+	if (!st->res->deadlocks++)
+		st->deadlock_seen = true;
+}
+
+static const struct wc_engine_ops sim_ops = {
+	.deliver = cb_deliver,
+	.msg_done = cb_msg_done,
+	.route_error = cb_route_error,
+	.deadlock = cb_deadlock,
+};
+
+static void swap_nodes(struct sim_state *st, u32 i, u32 j)
+{
+	u32 a = st->perm[i], b = st->perm[j];
+
+	st->perm[i] = b;
+	st->perm[j] = a;
+	st->pos[b] = i;
+	st->pos[a] = j;
+}
+
+/*
+ * One message arrives at cycle @now.  The Poisson processes of the nodes
+ * are merged into one of rate nodes * lambda whose arrivals pick their
+ * source uniformly: the same distribution as one process per node.
+ */
+static int sim_generate(struct sim_state *st, u64 now)
+{
+	const struct sim_config *cfg = st->cfg;
+	u32 nnodes = cfg->topo.nnodes;
+	u32 src = sim_rng_below(&st->rng, nnodes);
+	bool mcast = cfg->mcast_frac > 0 &&
+		     sim_rng_uniform(&st->rng) < cfg->mcast_frac;
+	struct sim_msg *sm;
+	u32 i, dst;
+
+	sm = calloc(1, sizeof(*sm));
+	if (!sm)
+		return -ENOMEM;
+	sm->m = calloc(1, wc_msg_size(st->e));
+	if (!sm->m) {
+		free(sm);
+		return -ENOMEM;
+	}
+	wc_msg_init(st->e, sm->m, src, cfg->msg_bytes, sm);
+	sm->cls = mcast ? SIM_MULTICAST : SIM_UNICAST;
+	sm->tagged = in_window(st, now);
+	if (mcast) {
+		sm->ndsts = cfg->dsts_min +
+			    sim_rng_below(&st->rng, cfg->dsts_max - cfg->dsts_min + 1);
+		/* partial Fisher-Yates over every node but the source */
+		swap_nodes(st, st->pos[src], nnodes - 1);
+		for (i = 0; i < sm->ndsts; i++) {
+			swap_nodes(st, i, i + sim_rng_below(&st->rng, nnodes - 1 - i));
+			wc_msg_add_dst(st->e, sm->m, st->perm[i]);
+		}
+	} else {
+		sm->ndsts = 1;
+		dst = sim_rng_below(&st->rng, nnodes - 1);
+		if (dst >= src)
+			dst++;
+		wc_msg_add_dst(st->e, sm->m, dst);
+	}
+	if (sm->tagged) {
+		st->res->tagged++;
+		st->outstanding++;
+	}
+	sm->next = &st->live;
+	sm->prev = st->live.prev;
+	st->live.prev->next = sm;
+	st->live.prev = sm;
+	sm->t_submit = wc_engine_now(st->e);
+	wc_engine_submit(st->e, sm->m);
+	return 0;
+}
+
+static u32 nchannels(const struct wc_topo *t)
+{
+	return t->nnodes * t->nports;
+}
+
+/* Busy cycles of every directed link; U64_MAX where a port leads nowhere. */
+static void snapshot_busy(const struct sim_state *st, u64 *busy)
+{
+	const struct wc_topo *t = &st->cfg->topo;
+	u32 node, port;
+
+	for (node = 0; node < t->nnodes; node++)
+		for (port = 0; port < t->nports; port++)
+			busy[node * t->nports + port] =
+				wc_topo_neighbor(t, node, port) == WC_NO_NODE ?
+				U64_MAX : wc_engine_channel_busy(st->e, node, port);
+}
+
+static void class_stats(struct sim_vec *v, struct sim_class_stats *c)
+{
+	double sum = 0;
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	if (!v->n)
+		return;
+	sim_sort(v->v, v->n);
+	for (i = 0; i < v->n; i++)
+		sum += (double)v->v[i];
+	c->count = v->n;
+	c->mean = sum / (double)v->n;
+	c->p50 = sim_percentile(v->v, v->n, 500);
+	c->p99 = sim_percentile(v->v, v->n, 990);
+	c->max = v->v[v->n - 1];
+}
+
+int sim_run(const struct sim_config *cfg, double load, struct sim_result *res)
+{
+	const struct wc_topo *t = &cfg->topo;
+	double rate = load / sim_msg_flits(cfg) * t->nnodes;
+	double flits_norm = (double)sim_msg_flits(cfg) / t->nnodes / cfg->cycles;
+	u64 end = cfg->warmup + cfg->cycles + cfg->drain;
+	struct wc_engine_stats s0, s1, s;
+	u64 *busy0 = NULL, *busy1 = NULL;
+	bool have0 = false, have1 = false;
+	struct sim_state st;
+	u64 now = 0, stop, nlinks = 0;
+	double next_arrival, util, busy_sum = 0;
+	u32 i;
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&st, 0, sizeof(st));
+	memset(&s0, 0, sizeof(s0));
+	memset(&s1, 0, sizeof(s1));
+	res->load = load;
+	if (!(load > 0) || !cfg->cycles)
+		return -EINVAL;
+	st.cfg = cfg;
+	st.res = res;
+	st.live.next = st.live.prev = &st.live;
+	st.win_start = cfg->warmup;
+	st.win_end = cfg->warmup + cfg->cycles;
+	sim_rng_seed(&st.rng, cfg->seed);
+	st.perm = calloc(t->nnodes, sizeof(u32));
+	st.pos = calloc(t->nnodes, sizeof(u32));
+	busy0 = calloc(nchannels(t), sizeof(u64));
+	busy1 = calloc(nchannels(t), sizeof(u64));
+	st.e = wc_engine_create(t, &cfg->params, cfg->algo, &sim_ops, &st);
+	if (!st.perm || !st.pos || !busy0 || !busy1 || !st.e) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < t->nnodes; i++)
+		st.perm[i] = st.pos[i] = i;
+
+	next_arrival = sim_rng_exp(&st.rng, rate);
+	for (;;) {
+		if (!have0 && now >= st.win_start) {
+			wc_engine_get_stats(st.e, &s0);
+			snapshot_busy(&st, busy0);
+			have0 = true;
+		}
+		if (!have1 && now >= st.win_end) {
+			wc_engine_get_stats(st.e, &s1);
+			snapshot_busy(&st, busy1);
+			have1 = true;
+		}
+		if (now >= end || (have1 && !st.outstanding) || st.err)
+			break;
+		/* an arrival in (now - 1, now] is submitted at cycle now */
+		while (next_arrival <= (double)now) {
+			ret = sim_generate(&st, now);
+			if (ret)
+				goto out;
+			next_arrival += sim_rng_exp(&st.rng, rate);
+		}
+		stop = (u64)ceil(next_arrival);
+		if (!have0 && stop > st.win_start)
+			stop = st.win_start;
+		if (!have1 && stop > st.win_end)
+			stop = st.win_end;
+		if (stop > end)
+			stop = end;
+		st.chunk_sim = now;
+		st.chunk_eng = wc_engine_now(st.e);
+		wc_engine_run(st.e, stop - now, NULL);
+		now = stop;
+		if (st.deadlock_seen) {
+			wc_engine_dump_waits(st.e, res->dump, sizeof(res->dump));
+			st.deadlock_seen = false;
+		}
+	}
+	if (st.err) {
+		ret = st.err;
+		goto out;
+	}
+
+	wc_engine_get_stats(st.e, &s);
+	res->cycles_total = now;
+	res->cycles_stepped = s.cycles;
+	res->flit_hops_total = s.flit_hops;
+	res->incomplete = st.outstanding;
+	res->offered = (double)res->tagged * flits_norm;
+	res->accepted = (double)st.done_in_win * flits_norm;
+	/* Past saturation the queues grow and latency is not steady. */
+	res->saturated = st.outstanding > 0 ||
+			 res->accepted < SIM_SATURATED_RATIO * res->offered;
+	res->delivered = (double)st.deliveries_in_win * flits_norm;
+	if (s1.worms_done > s0.worms_done)
+		res->hops_mean = (double)(s1.hops_sum - s0.hops_sum) /
+				 (double)(s1.worms_done - s0.worms_done);
+	for (i = 0; i < nchannels(t); i++) {
+		if (busy0[i] == U64_MAX)
+			continue;
+		util = (double)(busy1[i] - busy0[i]) / (double)cfg->cycles;
+		busy_sum += util;
+		nlinks++;
+		if (util > res->link_util_max)
+			res->link_util_max = util;
+	}
+	if (nlinks)
+		res->link_util_mean = busy_sum / (double)nlinks;
+	for (i = 0; i < SIM_NCLASSES; i++)
+		class_stats(&st.lat[i], &res->cls[i]);
+out:
+	/* Messages still in the engine come back through msg_done. */
+	st.closing = true;
+	if (st.e) {
+		wc_engine_flush(st.e);
+		wc_engine_destroy(st.e);
+	}
+	while (st.live.next != &st.live) {
+		struct sim_msg *sm = st.live.next;
+
+		st.live.next = sm->next;
+		free(sm->m);
+		free(sm);
+	}
+	for (i = 0; i < SIM_NCLASSES; i++)
+		free(st.lat[i].v);
+	free(st.perm);
+	free(st.pos);
+	free(busy0);
+	free(busy1);
+	return ret;
+}
+
+/* ------------------------------------------------------------- outputs */
+
+static void format_dims(const struct wc_topo *t, char *buf, size_t len)
+{
+	u32 i;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < t->ndims && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%u", i ? "x" : "",
+				t->dims[i]);
+}
+
+static const char *class_name[SIM_NCLASSES] = { "unicast", "multicast" };
+static const char *class_short[SIM_NCLASSES] = { "uni", "mc" };
+
+static void print_setup(FILE *f, const struct sim_config *cfg)
+{
+	const struct wc_engine_params *p = &cfg->params;
+	char dims[48];
+
+	format_dims(&cfg->topo, dims, sizeof(dims));
+	fprintf(f, "wormsim: %s %s, %u nodes, %u links; algorithm %s; seed %llu\n",
+		wc_topo_kind_name(cfg->topo.kind), dims, cfg->topo.nnodes,
+		wc_topo_nlinks(&cfg->topo), cfg->algo->name,
+		(unsigned long long)cfg->seed);
+	fprintf(f, "engine:  flit %u B, buffer %u flit(s), %u VC(s), %u injection and %u consumption channel(s),\n"
+		   "         router delay %u, link delay %u, startup %u, %s replication, watchdog %u\n",
+		p->flit_bytes, p->buf_flits, p->vcs, p->inj_channels,
+		p->cons_channels, p->router_delay, p->link_delay, p->startup,
+		p->replication == WC_REPL_ASYNC ? "asynchronous" : "lock-step",
+		p->watchdog);
+	fprintf(f, "traffic: Poisson arrivals, %u B messages (%u data flits), uniform random destinations,\n"
+		   "         multicast fraction %.3f with %u..%u destinations\n",
+		cfg->msg_bytes, sim_msg_flits(cfg), cfg->mcast_frac,
+		cfg->dsts_min, cfg->dsts_max);
+	fprintf(f, "run:     %llu warm-up + %llu measured cycles, drain up to %llu;\n"
+		   "         loads in data flits/node/cycle, latencies in cycles\n",
+		(unsigned long long)cfg->warmup, (unsigned long long)cfg->cycles,
+		(unsigned long long)cfg->drain);
+}
+
+void sim_print_summary(FILE *f, const struct sim_config *cfg,
+		       const struct sim_result *res, u32 n)
+{
+	u32 i, c;
+
+	print_setup(f, cfg);
+	fprintf(f, "\n%6s %8s %8s %8s", "load", "offered", "accepted", "deliver");
+	for (c = 0; c < SIM_NCLASSES; c++)
+		fprintf(f, " | %3s %7s %8s %6s %6s", class_short[c], "n", "mean",
+			"p50", "p99");
+	fprintf(f, " | %5s %5s %5s | notes\n", "util", "umax", "hops");
+	for (i = 0; i < n; i++) {
+		const struct sim_result *r = &res[i];
+
+		fprintf(f, "%6.3f %8.4f %8.4f %8.4f", r->load, r->offered,
+			r->accepted, r->delivered);
+		for (c = 0; c < SIM_NCLASSES; c++) {
+			const struct sim_class_stats *k = &r->cls[c];
+
+			if (k->count)
+				fprintf(f, " | %3s %7llu %8.1f %6llu %6llu", "",
+					(unsigned long long)k->count, k->mean,
+					(unsigned long long)k->p50,
+					(unsigned long long)k->p99);
+			else
+				fprintf(f, " | %3s %7s %8s %6s %6s", "", "0", "-",
+					"-", "-");
+		}
+		fprintf(f, " | %5.3f %5.3f %5.2f |", r->link_util_mean,
+			r->link_util_max, r->hops_mean);
+		if (r->incomplete)
+			fprintf(f, " saturated (%llu of %llu unfinished)",
+				(unsigned long long)r->incomplete,
+				(unsigned long long)r->tagged);
+		else if (r->saturated)
+			fprintf(f, " saturated (accepted < 95%% of offered)");
+		if (r->deadlocks)
+			fprintf(f, " DEADLOCK x%llu",
+				(unsigned long long)r->deadlocks);
+		if (r->route_errors)
+			fprintf(f, " route errors %llu (%llu messages lost)",
+				(unsigned long long)r->route_errors,
+				(unsigned long long)r->lost);
+		fputc('\n', f);
+	}
+	for (i = 0; i < n; i++)
+		if (res[i].dump[0])
+			fprintf(f, "\nwatchdog report at load %.3f (first one):\n%s\n",
+				res[i].load, res[i].dump);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void sim_print_json(FILE *f, const struct sim_config *cfg,
+		    const struct sim_result *res, u32 n)
+{
+	const struct wc_engine_params *p = &cfg->params;
+	u32 i, c;
+
+	fprintf(f, "{\"topology\":\"%s\",\"dims\":[",
+		wc_topo_kind_name(cfg->topo.kind));
+	for (i = 0; i < cfg->topo.ndims; i++)
+		fprintf(f, "%s%u", i ? "," : "", cfg->topo.dims[i]);
+	fprintf(f, "],\"nodes\":%u,\"links\":%u,\"algo\":\"%s\",\"seed\":%llu,\n",
+		cfg->topo.nnodes, wc_topo_nlinks(&cfg->topo), cfg->algo->name,
+		(unsigned long long)cfg->seed);
+	fprintf(f, " \"params\":{\"flit_bytes\":%u,\"buf_flits\":%u,\"vcs\":%u,"
+		   "\"inj_channels\":%u,\"cons_channels\":%u,\"router_delay\":%u,"
+		   "\"link_delay\":%u,\"startup\":%u,\"replication\":\"%s\","
+		   "\"watchdog\":%u},\n",
+		p->flit_bytes, p->buf_flits, p->vcs, p->inj_channels,
+		p->cons_channels, p->router_delay, p->link_delay, p->startup,
+		p->replication == WC_REPL_ASYNC ? "async" : "lockstep",
+		p->watchdog);
+	fprintf(f, " \"traffic\":{\"msg_bytes\":%u,\"msg_flits\":%u,"
+		   "\"mcast_frac\":%.6f,\"dsts_min\":%u,\"dsts_max\":%u,"
+		   "\"warmup\":%llu,\"cycles\":%llu,\"drain\":%llu},\n",
+		cfg->msg_bytes, sim_msg_flits(cfg), cfg->mcast_frac,
+		cfg->dsts_min, cfg->dsts_max, (unsigned long long)cfg->warmup,
+		(unsigned long long)cfg->cycles, (unsigned long long)cfg->drain);
+	fprintf(f, " \"runs\":[");
+	for (i = 0; i < n; i++) {
+		const struct sim_result *r = &res[i];
+
+		fprintf(f, "%s\n  {\"load\":%.6f,\"offered\":%.6f,\"accepted\":%.6f,"
+			   "\"delivered\":%.6f,", i ? "," : "", r->load,
+			r->offered, r->accepted, r->delivered);
+		for (c = 0; c < SIM_NCLASSES; c++) {
+			const struct sim_class_stats *k = &r->cls[c];
+
+			if (k->count)
+				fprintf(f, "\"%s\":{\"count\":%llu,\"mean\":%.3f,"
+					   "\"p50\":%llu,\"p99\":%llu,\"max\":%llu},",
+					class_name[c], (unsigned long long)k->count,
+					k->mean, (unsigned long long)k->p50,
+					(unsigned long long)k->p99,
+					(unsigned long long)k->max);
+			else
+				fprintf(f, "\"%s\":{\"count\":0,\"mean\":null,"
+					   "\"p50\":null,\"p99\":null,\"max\":null},",
+					class_name[c]);
+		}
+		fprintf(f, "\"link_util_mean\":%.6f,\"link_util_max\":%.6f,"
+			   "\"hops_mean\":%.4f,\"tagged\":%llu,\"incomplete\":%llu,\"lost\":%llu,"
+			   "\"saturated\":%s,\"deadlocks\":%llu,\"route_errors\":%llu,"
+			   "\"cycles_total\":%llu,\"flit_hops_total\":%llu,\"watchdog_dump\":",
+			r->link_util_mean, r->link_util_max, r->hops_mean,
+			(unsigned long long)r->tagged,
+			(unsigned long long)r->incomplete,
+			(unsigned long long)r->lost,
+			r->saturated ? "true" : "false",
+			(unsigned long long)r->deadlocks,
+			(unsigned long long)r->route_errors,
+			(unsigned long long)r->cycles_total,
+			(unsigned long long)r->flit_hops_total);
+		if (r->dump[0])
+			json_string(f, r->dump);
+		else
+			fputs("null", f);
+		fputc('}', f);
+	}
+	fprintf(f, "\n ]\n}\n");
+}
+
+void sim_print_csv(FILE *f, const struct sim_config *cfg,
+		   const struct sim_result *res, u32 n)
+{
+	char dims[48];
+	u32 i, c;
+
+	format_dims(&cfg->topo, dims, sizeof(dims));
+	fputs("topology,dims,algo,seed,msg_flits,mcast_frac,load,offered,"
+	      "accepted,delivered,uni_count,uni_mean,uni_p50,uni_p99,uni_max,"
+	      "mc_count,mc_mean,mc_p50,mc_p99,mc_max,link_util_mean,"
+	      "link_util_max,hops_mean,tagged,incomplete,lost,saturated,deadlocks,"
+	      "route_errors,cycles_total\n", f);
+	for (i = 0; i < n; i++) {
+		const struct sim_result *r = &res[i];
+
+		fprintf(f, "%s,%s,%s,%llu,%u,%.4f,%.4f,%.6f,%.6f,%.6f",
+			wc_topo_kind_name(cfg->topo.kind), dims, cfg->algo->name,
+			(unsigned long long)cfg->seed, sim_msg_flits(cfg),
+			cfg->mcast_frac, r->load, r->offered, r->accepted,
+			r->delivered);
+		for (c = 0; c < SIM_NCLASSES; c++) {
+			const struct sim_class_stats *k = &r->cls[c];
+
+			if (k->count)
+				fprintf(f, ",%llu,%.3f,%llu,%llu,%llu",
+					(unsigned long long)k->count, k->mean,
+					(unsigned long long)k->p50,
+					(unsigned long long)k->p99,
+					(unsigned long long)k->max);
+			else
+				fputs(",0,,,,", f);
+		}
+		fprintf(f, ",%.6f,%.6f,%.4f,%llu,%llu,%llu,%d,%llu,%llu,%llu\n",
+			r->link_util_mean, r->link_util_max, r->hops_mean,
+			(unsigned long long)r->tagged,
+			(unsigned long long)r->incomplete,
+			(unsigned long long)r->lost, r->saturated ? 1 : 0,
+			(unsigned long long)r->deadlocks,
+			(unsigned long long)r->route_errors,
+			(unsigned long long)r->cycles_total);
+	}
+}
+
+/* ---------------------------------------------------------------- plot */
+
+/* Latency of a class at a point, or NaN (gnuplot skips it). */
+static double plot_value(const struct sim_result *r, u32 c, bool p99)
+{
+	if (r->saturated || !r->cls[c].count)
+		return NAN;
+	return p99 ? (double)r->cls[c].p99 : r->cls[c].mean;
+}
+
+static int write_plot_files(const char *prefix, const struct sim_config *cfg,
+			    const struct sim_result *res, u32 n,
+			    char *err, size_t errlen)
+{
+	bool have[SIM_NCLASSES] = { false, false };
+	char path[4096], dims[48];
+	const char *sep = "plot ";
+	FILE *f;
+	u32 i, c;
+
+	snprintf(path, sizeof(path), "%s.dat", prefix);
+	f = fopen(path, "w");
+	if (!f)
+		return errf(err, errlen, 1, "%s: %s", path, strerror(errno));
+	fprintf(f, "# load accepted uni_mean uni_p99 mc_mean mc_p99 (NaN: no data or saturated)\n");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%.4f %.6f", res[i].load, res[i].accepted);
+		for (c = 0; c < SIM_NCLASSES; c++) {
+			fprintf(f, " %.3f %.3f", plot_value(&res[i], c, false),
+				plot_value(&res[i], c, true));
+			if (!isnan(plot_value(&res[i], c, false)))
+				have[c] = true;
+		}
+		fputc('\n', f);
+	}
+	if (fclose(f))
+		return errf(err, errlen, 1, "%s: %s", path, strerror(errno));
+
+	snprintf(path, sizeof(path), "%s.gp", prefix);
+	f = fopen(path, "w");
+	if (!f)
+		return errf(err, errlen, 1, "%s: %s", path, strerror(errno));
+	format_dims(&cfg->topo, dims, sizeof(dims));
+	fprintf(f, "# gnuplot script written by wormsim: gnuplot '%s.gp'\n", prefix);
+	fprintf(f, "set title \"wormsim: %s %s, %s, %u-flit messages, multicast fraction %.2f\"\n",
+		wc_topo_kind_name(cfg->topo.kind), dims, cfg->algo->name,
+		sim_msg_flits(cfg), cfg->mcast_frac);
+	fprintf(f, "set xlabel \"offered load (data flits/node/cycle)\"\n"
+		   "set ylabel \"latency (cycles)\"\n"
+		   "set logscale y\n"
+		   "set y2label \"accepted (flits/node/cycle)\"\n"
+		   "set y2tics\n"
+		   "set ytics nomirror\n"
+		   "set xrange [0:%g]\n"
+		   "set y2range [0:%g]\n"
+		   "set key top left\n"
+		   "set grid\n", res[n - 1].load, res[n - 1].load);
+	if (!have[SIM_UNICAST] && !have[SIM_MULTICAST])
+		fprintf(f, "set yrange [1:10]\n"
+			   "set label 1 \"every point is saturated\" at graph 0.5, graph 0.5 center\n");
+	fprintf(f, "plotcmd = \"");
+	for (c = 0; c < SIM_NCLASSES; c++) {
+		if (!have[c])
+			continue;
+		fprintf(f, "%s'%s.dat' using 1:%u with linespoints title '%s mean', "
+			   "'' using 1:%u with linespoints dashtype 2 title '%s p99'",
+			sep, prefix, 3 + 2 * c, class_name[c], 4 + 2 * c,
+			class_name[c]);
+		sep = ", ";
+	}
+	fprintf(f, "%s'%s.dat' using 1:2 axes x1y2 with lines lw 2 title 'accepted'\"\n",
+		sep, prefix);
+	fprintf(f, "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) {\n"
+		   "  set terminal pngcairo size 900,600\n"
+		   "} else {\n"
+		   "  set terminal png size 900,600\n"
+		   "}\n"
+		   "set output '%s.png'\n"
+		   "eval plotcmd\n"
+		   "set terminal svg size 900,600\n"
+		   "set output '%s.svg'\n"
+		   "eval plotcmd\n"
+		   "set output\n", prefix, prefix);
+	if (fclose(f))
+		return errf(err, errlen, 1, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+int sim_plot(const char *prefix, const struct sim_config *cfg,
+	     const struct sim_result *res, u32 n, char *err, size_t errlen)
+{
+	char script[4096];
+	char *argv[3];
+	posix_spawn_file_actions_t fa;
+	int ret, status;
+	pid_t pid;
+
+	ret = write_plot_files(prefix, cfg, res, n, err, errlen);
+	if (ret)
+		return ret;
+	snprintf(script, sizeof(script), "%s.gp", prefix);
+	argv[0] = "gnuplot";
+	argv[1] = script;
+	argv[2] = NULL;
+	/* gnuplot must not read our stdin (CI has none) */
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	ret = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (ret)
+		return errf(err, errlen, 2,
+			    "cannot run gnuplot (%s): install gnuplot-nox; %s.dat and %s.gp are written",
+			    strerror(ret), prefix, prefix);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return errf(err, errlen, 2,
+			    "gnuplot failed on %s; %s.dat is written", script, prefix);
+	return 0;
+}
