@@ -25,28 +25,8 @@ int wc_dstm_torus(struct wc_topo *t, u32 k, u32 m, const char **why)
 {
 	u32 dims[2] = { k, m };
 
-	if (k < 2 || m < 2) {
-		if (why)
-			*why = "every dimension needs at least 2 nodes";
-		return -EINVAL;
-	}
-	if ((u64)k * m > WC_DSTM_MAX_NODES) {
-		if (why)
-			*why = "too many nodes for planning (at most 1048576)";
-		return -EINVAL;
-	}
-	if ((u64)k * m <= WC_MAX_NODES)
-		return wc_topo_init(t, WC_TOPO_TORUS, 2, dims, why);
-	/* The same descriptor wc_topo_init() fills, past the fabric bound. */
-	memset(t, 0, sizeof(*t));
-	t->kind = WC_TOPO_TORUS;
-	t->ndims = 2;
-	t->dims[0] = k;
-	t->dims[1] = m;
-	t->nnodes = k * m;
-	t->nports = 4;
-	t->ncoords = 2;
-	return 0;
+	return wc_topo_init_bounded(t, WC_TOPO_TORUS, 2, dims,
+				    WC_DSTM_MAX_NODES, why);
 }
 
 static u32 node_at(const struct wc_topo *t, u32 x, u32 y)

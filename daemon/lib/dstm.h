@@ -16,7 +16,7 @@
 #include "sptree.h"
 
 /* Largest torus the daemon-side construction accepts (K * M). */
-#define WC_DSTM_MAX_NODES	(1u << 20)
+#define WC_DSTM_MAX_NODES	WC_MAX_PLAN_NODES
 
 enum wc_dstm_roots {
 	WC_DSTM_ROOT_START = 0,	/* R1 and R2 */

@@ -35,6 +35,12 @@ static int fail(const char **why, const char *msg)
 int wc_topo_init(struct wc_topo *t, u32 kind, u32 ndims, const u32 *dims,
 		 const char **why)
 {
+	return wc_topo_init_bounded(t, kind, ndims, dims, WC_MAX_NODES, why);
+}
+
+int wc_topo_init_bounded(struct wc_topo *t, u32 kind, u32 ndims,
+			 const u32 *dims, u32 max_nodes, const char **why)
+{
 	u64 nnodes = 1;
 	u32 i;
 
@@ -48,8 +54,10 @@ int wc_topo_init(struct wc_topo *t, u32 kind, u32 ndims, const u32 *dims,
 			if (dims[i] < 2)
 				return fail(why, "every dimension needs at least 2 nodes");
 			nnodes *= dims[i];
-			if (nnodes > WC_MAX_NODES)
-				return fail(why, "too many nodes (at most 5040)");
+			if (nnodes > max_nodes)
+				return fail(why, max_nodes == WC_MAX_NODES ?
+					    "too many nodes (at most 5040)" :
+					    "too many nodes");
 			t->dims[i] = dims[i];
 		}
 		t->ndims = ndims;
@@ -62,6 +70,8 @@ int wc_topo_init(struct wc_topo *t, u32 kind, u32 ndims, const u32 *dims,
 		t->ndims = 1;
 		t->dims[0] = dims[0];
 		nnodes = 1u << dims[0];
+		if (nnodes > max_nodes)
+			return fail(why, "too many nodes");
 		t->nports = dims[0];
 		t->ncoords = dims[0];
 		break;

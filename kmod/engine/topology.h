@@ -36,7 +36,8 @@ enum wc_topo_kind {
 #define WC_MAX_HYPERCUBE_DIM	12
 #define WC_MIN_STAR_N		2
 #define WC_MAX_STAR_N		7
-#define WC_MAX_NODES		5040	/* 7!, also bounds meshes and tori */
+#define WC_MAX_NODES		5040	/* 7!: bound of an emulated fabric */
+#define WC_MAX_PLAN_NODES	(1u << 20)	/* bound for offline planning */
 #define WC_MAX_PORTS		12
 #define WC_NO_NODE		U32_MAX
 
@@ -55,6 +56,13 @@ struct wc_topo {
  */
 int wc_topo_init(struct wc_topo *t, u32 kind, u32 ndims, const u32 *dims,
 		 const char **why);
+
+/*
+ * The same, with another bound on the node count: the daemon's planners
+ * work on topologies larger than a fabric (up to WC_MAX_PLAN_NODES).
+ */
+int wc_topo_init_bounded(struct wc_topo *t, u32 kind, u32 ndims,
+			 const u32 *dims, u32 max_nodes, const char **why);
 
 /* Neighbour of @node through @port, or WC_NO_NODE. */
 u32 wc_topo_neighbor(const struct wc_topo *t, u32 node, u32 port);
