@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wormctl without the kernel: command-line parsing, the JSON writer
+ * (escaping, structure, pretty form, validity of every display), the text
+ * displays, and the counter name tables against the uapi enums.  The
+ * netlink side (nl.c, fabric.c) needs the module: tests/vm covers it.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "../../tools/wormctl/json.c"
+#include "../../tools/wormctl/names.c"
+#include "../../tools/wormctl/args.c"
+#include "../../tools/wormctl/show.c"
+
+#define ARGV(...) ((char *[]){ "wormctl", __VA_ARGS__ })
+#define NARGS(...) ((int)(sizeof((char *[]){ "wormctl", __VA_ARGS__ }) / \
+			  sizeof(char *)))
+#define PARSE(c, ...) \
+	wormctl_parse_cmdline(NARGS(__VA_ARGS__), ARGV(__VA_ARGS__), (c), err, \
+			      sizeof(err))
+
+static char err[256];
+
+/* ---- a strict JSON checker (RFC 8259 grammar, no extensions) ---- */
+
+static const char *js_value(const char *p, int depth);
+
+static const char *js_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	return p;
+}
+
+static const char *js_string(const char *p)
+{
+	int i;
+
+	if (*p++ != '"')
+		return NULL;
+	while (*p != '"') {
+		if ((unsigned char)*p < 0x20)
+			return NULL;	/* raw control character */
+		if (*p == '\\') {
+			p++;
+			if (*p == 'u') {
+				for (i = 1; i <= 4; i++)
+					if (!isxdigit((unsigned char)p[i]))
+						return NULL;
+				p += 4;
+			} else if (!strchr("\"\\/bfnrt", *p)) {
+				return NULL;
+			}
+		}
+		p++;
+	}
+	return p + 1;
+}
+
+static const char *js_number(const char *p)
+{
+	const char *start;
+
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		while (isdigit((unsigned char)*p))
+			p++;
+	else
+		return NULL;
+	if (*p == '.') {
+		start = ++p;
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (p == start)
+			return NULL;
+	}
+	return p;
+}
+
+static const char *js_container(const char *p, int depth, char close,
+				bool object)
+{
+	p = js_ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (object) {
+			p = js_string(js_ws(p));
+			if (!p)
+				return NULL;
+			p = js_ws(p);
+			if (*p++ != ':')
+				return NULL;
+		}
+		p = js_value(p, depth + 1);
+		if (!p)
+			return NULL;
+		p = js_ws(p);
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+	}
+}
+
+static const char *js_value(const char *p, int depth)
+{
+	if (depth > 32)
+		return NULL;
+	p = js_ws(p);
+	switch (*p) {
+	case '{':
+		return js_container(p, depth, '}', true);
+	case '[':
+		return js_container(p, depth, ']', false);
+	case '"':
+		return js_string(p);
+	case 't':
+		return strncmp(p, "true", 4) ? NULL : p + 4;
+	case 'f':
+		return strncmp(p, "false", 5) ? NULL : p + 5;
+	case 'n':
+		return strncmp(p, "null", 4) ? NULL : p + 4;
+	default:
+		return js_number(p);
+	}
+}
+
+static bool json_valid(const char *s)
+{
+	const char *end = js_value(s, 0);
+
+	return end && *js_ws(end) == '\0';
+}
+
+/* ---- capture of what a writer prints ---- */
+
+struct capture {
+	char *buf;
+	size_t len;
+	FILE *fp;
+};
+
+static void cap_open(struct capture *c)
+{
+	c->buf = NULL;
+	c->len = 0;
+	c->fp = open_memstream(&c->buf, &c->len);
+}
+
+static char *cap_close(struct capture *c)
+{
+	fclose(c->fp);
+	return c->buf;
+}
+
+static char *escaped(const char *s)
+{
+	struct capture c;
+
+	cap_open(&c);
+	json_escape(c.fp, s);
+	return cap_close(&c);
+}
+
+static void test_escape(void)
+{
+	char all[128];
+	char *s;
+	int i;
+
+	s = escaped("plain");
+	ok(!strcmp(s, "\"plain\""), "escape: plain string quoted");
+	free(s);
+	s = escaped("a\"b\\c/d");
+	ok(!strcmp(s, "\"a\\\"b\\\\c/d\""), "escape: quote and backslash (%s)",
+	   s);
+	free(s);
+	s = escaped("\b\f\n\r\t");
+	ok(!strcmp(s, "\"\\b\\f\\n\\r\\t\""), "escape: short forms (%s)", s);
+	free(s);
+	s = escaped("\x01\x1f\x7f");
+	ok(!strcmp(s, "\"\\u0001\\u001f\x7f\""),
+	   "escape: other control characters as \\u00XX");
+	free(s);
+	s = escaped("n\xc3\xa9ud");
+	ok(!strcmp(s, "\"n\xc3\xa9ud\""), "escape: UTF-8 passes through");
+	free(s);
+
+	/* Every byte 1..127: the result is one valid JSON string. */
+	for (i = 1; i < 128; i++)
+		all[i - 1] = (char)i;
+	all[127] = '\0';
+	s = escaped(all);
+	ok(json_valid(s), "escape: every ASCII byte gives a valid JSON string");
+	free(s);
+}
+
+/* A fixed document in both forms. */
+static void write_doc(struct out *o)
+{
+	static const uint32_t dims[] = { 4, 4 };
+
+	json_open_array(o, NULL);
+	json_open_object(o, NULL);
+	json_string(o, "name", "w\"c");
+	json_u64(o, "big", UINT64_MAX);
+	json_s64(o, "neg", -1);
+	json_bool(o, "yes", true);
+	json_u32_array(o, "dims", dims, 2);
+	json_open_array(o, "empty");
+	json_close_array(o);
+	json_open_object(o, "obj");
+	json_close_object(o);
+	json_close_object(o);
+	json_close_array(o);
+}
+
+static void test_writer(void)
+{
+	struct capture c;
+	struct out o;
+	char *s;
+
+	cap_open(&c);
+	out_init(&o, c.fp, true, false);
+	write_doc(&o);
+	s = cap_close(&c);
+	ok(!strcmp(s, "[{\"name\":\"w\\\"c\",\"big\":18446744073709551615,"
+		   "\"neg\":-1,\"yes\":true,\"dims\":[4,4],\"empty\":[],"
+		   "\"obj\":{}}]\n"),
+	   "writer: compact form as ip -j");
+	ok(json_valid(s), "writer: compact form is valid JSON");
+	free(s);
+
+	cap_open(&c);
+	out_init(&o, c.fp, true, true);
+	write_doc(&o);
+	s = cap_close(&c);
+	ok(!strcmp(s, "[\n"
+		   "    {\n"
+		   "        \"name\": \"w\\\"c\",\n"
+		   "        \"big\": 18446744073709551615,\n"
+		   "        \"neg\": -1,\n"
+		   "        \"yes\": true,\n"
+		   "        \"dims\": [\n"
+		   "            4,\n"
+		   "            4\n"
+		   "        ],\n"
+		   "        \"empty\": [],\n"
+		   "        \"obj\": {}\n"
+		   "    }\n"
+		   "]\n"), "writer: pretty form, 4-space indent");
+	ok(json_valid(s), "writer: pretty form is valid JSON");
+	free(s);
+
+	cap_open(&c);
+	out_init(&o, c.fp, false, false);
+	out_u64(&o, "k", "k %" PRIu64, 7);
+	out_string(&o, "s", " s %s", "v");
+	out_text(&o, " t%d", 1);
+	s = cap_close(&c);
+	ok(!strcmp(s, "k 7 s v t1"), "out_*: text mode uses the formats");
+	free(s);
+	cap_open(&c);
+	out_init(&o, c.fp, true, false);
+	json_open_object(&o, NULL);
+	out_u64(&o, "k", "k %" PRIu64, 7);
+	out_string(&o, "s", " s %s", "v");
+	out_text(&o, " t%d", 1);
+	json_close_object(&o);
+	s = cap_close(&c);
+	ok(!strcmp(s, "{\"k\":7,\"s\":\"v\"}\n"),
+	   "out_*: JSON mode uses the keys, text-only output skipped");
+	free(s);
+}
+
+/* A 4x4 torus with nodes reported out of their natural coordinates. */
+static void make_fabric(struct wc_fabric_info *f, const char *name)
+{
+	struct wc_node_info *n;
+	uint32_t i;
+	int c;
+
+	memset(f, 0, sizeof(*f));
+	f->ifindex = 7;
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	f->has_id = true;
+	f->id = 3;
+	f->topology = WORMCAST_TOPO_TORUS;
+	f->ndims = 2;
+	f->dims[0] = 4;
+	f->dims[1] = 4;
+	f->nnodes = 16;
+	for (i = 0; i < WC_NPARAMS; i++) {
+		f->has_param[wc_params[i].param] = true;
+		f->param[wc_params[i].param] = wc_params[i].is_replication ?
+			WORMCAST_REPL_ASYNC : 100 + i;
+	}
+	f->has_counters = true;
+	f->has_engine = true;
+	for (c = 0; c < __WORMCAST_CNT_MAX; c++)
+		f->cnt[c] = 1000 + c;
+	for (c = 0; c < __WORMCAST_ENG_MAX; c++)
+		f->eng[c] = 2000 + c;
+	for (i = 0; i < 16; i++) {
+		n = wc_fabric_add_node(f);
+		n->id = i;
+		n->ifindex = 8 + i;
+		n->has_netnsid = true;
+		n->netnsid = i == 5 ? 2 : -1;
+		snprintf(n->ifname, sizeof(n->ifname), "%s%u", name, i);
+		n->ncoords = 2;
+		n->coords[0] = i % 4;
+		n->coords[1] = i / 4;
+		n->has_addr = true;
+		memcpy(n->addr, "\x02\x57\x43\x00\x03\x00", 6);
+		n->addr[5] = (uint8_t)i;
+		n->has_counters = true;
+		for (c = 0; c < __WORMCAST_CNT_MAX; c++)
+			n->cnt[c] = i * 100 + c;
+	}
+}
+
+static char *render(bool json, bool pretty, bool stats, int64_t node,
+		    const struct wc_fabric_info *f)
+{
+	struct capture c;
+	struct out o;
+
+	cap_open(&c);
+	out_init(&o, c.fp, json, pretty);
+	if (json)
+		json_open_array(&o, NULL);
+	if (stats)
+		show_stats(&o, f, node);
+	else
+		show_fabric(&o, f);
+	if (json)
+		json_close_array(&o);
+	return cap_close(&c);
+}
+
+static void test_show(void)
+{
+	struct wc_fabric_info f;
+	char want[128];
+	char *s;
+	int good, i;
+
+	make_fabric(&f, "wc");
+	s = render(false, false, false, 0, &f);
+	ok(strstr(s, "wc: ifindex 7 fabric 3 topology torus dims 4x4 nodes 16\n") == s,
+	   "fabric show text: head line");
+	ok(strstr(s, " flit_bytes 100 ") && strstr(s, " replication async ") &&
+	   strstr(s, " queue_len 111"), "fabric show text: parameters by name");
+	ok(strstr(s, "\n    node 5 wc5 ifindex 13 netnsid 2 coords 1,1 address 02:57:43:00:03:05"),
+	   "fabric show text: node line with netnsid");
+	ok(strstr(s, "\n    node 6 wc6 ifindex 14 coords 2,1 address"),
+	   "fabric show text: no netnsid in the caller's netns");
+	free(s);
+
+	s = render(true, false, false, 0, &f);
+	ok(json_valid(s), "fabric show JSON valid");
+	ok(strstr(s, "[{\"ifname\":\"wc\",\"ifindex\":7,\"fabric\":3,"
+		     "\"topology\":\"torus\",\"dims\":[4,4],\"nodes\":16,"
+		     "\"params\":{\"flit_bytes\":100,") == s,
+	   "fabric show JSON: keys and values");
+	ok(strstr(s, "\"replication\":\"async\""),
+	   "fabric show JSON: replication as a word");
+	ok(strstr(s, "{\"node\":5,\"ifname\":\"wc5\",\"ifindex\":13,"
+		     "\"netnsid\":2,\"coords\":[1,1],"
+		     "\"address\":\"02:57:43:00:03:05\"}"),
+	   "fabric show JSON: node object");
+	free(s);
+
+	s = render(true, true, true, SHOW_ALL_NODES, &f);
+	ok(json_valid(s), "stats JSON (pretty) valid");
+	good = 1;
+	for (i = 1; i < __WORMCAST_CNT_MAX; i++) {
+		if (!wc_counter_names[i])
+			continue;
+		/* node 15's value, inside per_node */
+		snprintf(want, sizeof(want), "\"%s\": %d", wc_counter_names[i],
+			 1500 + i);
+		if (!strstr(s, want))
+			good = 0;
+	}
+	ok(good, "stats JSON: every counter of every node by name");
+	ok(strstr(s, "\"cycles\": 2001") && strstr(s, "\"deadlocks\": 2008") &&
+	   strstr(s, "\"route_errors\": 2011") &&
+	   strstr(s, "\"tx_frames\": 1001"),
+	   "stats JSON: engine and total counters");
+	free(s);
+
+	s = render(false, false, true, 9, &f);
+	ok(strstr(s, "engine:\n    cycles: 2001\n") &&
+	   strstr(s, "total:\n    tx_frames: 1001\n") &&
+	   strstr(s, "node 9 (wc9):\n    tx_frames: 901\n") &&
+	   !strstr(s, "node 8 (") && !strstr(s, "PAD") &&
+	   !strstr(s, "(null)"),
+	   "stats text: ethtool style, only the node asked for");
+	free(s);
+	f.nodes[3].ifname[0] = '\0';
+	memset(f.nodes[3].cnt, 0, sizeof(f.nodes[3].cnt));
+	s = render(false, false, true, SHOW_ALL_NODES, &f);
+	snprintf(want, sizeof(want),
+		 " drop_deadlock %d\nnode 3: all zero\nnode 4 (wc4): tx_frames 401 ",
+		 200 + WORMCAST_CNT_DROP_DEADLOCK);
+	ok(strstr(s, "\nnode 2 (wc2): tx_frames 201 tx_bytes 202 ") &&
+	   strstr(s, want),
+	   "stats text: one line of non-zero counters per node");
+	free(s);
+	s = render(false, false, true, SHOW_NO_NODES, &f);
+	ok(strstr(s, "total:") && !strstr(s, "node 0 ("),
+	   "stats text: totals only");
+	free(s);
+	ok(wc_fabric_has_node(&f, 15) && !wc_fabric_has_node(&f, 16),
+	   "has_node");
+	wc_fabric_free(&f);
+
+	/* Hostile names stay valid JSON. */
+	make_fabric(&f, "a\"b\\\n");
+	s = render(true, false, false, 0, &f);
+	ok(json_valid(s), "fabric show JSON valid with quotes in names");
+	free(s);
+	s = render(true, false, true, SHOW_ALL_NODES, &f);
+	ok(json_valid(s), "stats JSON valid with quotes in names");
+	free(s);
+	wc_fabric_free(&f);
+
+	/* Nothing but a name: no empty sections, still valid. */
+	memset(&f, 0, sizeof(f));
+	s = render(true, false, false, 0, &f);
+	ok(!strcmp(s, "[{\"ifname\":\"?\"}]\n"), "fabric show JSON minimal");
+	free(s);
+	s = render(true, false, true, SHOW_ALL_NODES, &f);
+	ok(json_valid(s), "stats JSON minimal valid");
+	free(s);
+}
+
+/* Lower case of an enum's suffix, e.g. DROP_SELF -> drop_self. */
+static bool same_name(const char *name, const char *suffix)
+{
+	if (!name || strlen(name) != strlen(suffix))
+		return false;
+	for (; *suffix; suffix++, name++)
+		if (*name != tolower((unsigned char)*suffix))
+			return false;
+	return true;
+}
+
+#define CNT(x) { WORMCAST_CNT_##x, #x }
+#define ENG(x) { WORMCAST_ENG_##x, #x }
+
+static void test_names(void)
+{
+	static const struct { int v; const char *suffix; } cnt[] = {
+		CNT(TX_FRAMES), CNT(TX_BYTES), CNT(RX_FRAMES), CNT(RX_BYTES),
+		CNT(TX_NO_RECEIVER), CNT(WORMS_INJECTED), CNT(FLITS_INJECTED),
+		CNT(WORMS_CONSUMED), CNT(FLITS_CONSUMED),
+		CNT(DROP_UNKNOWN_DST), CNT(DROP_DST_DOWN), CNT(DROP_SELF),
+		CNT(DROP_NOMEM), CNT(DROP_FABRIC_DOWN), CNT(DROP_BAD_FRAME),
+		CNT(DROP_RX_ERROR), CNT(DROP_ROUTE_ERROR), CNT(DROP_NOT_A_NODE),
+		CNT(RX_FILTER_FALLBACK), CNT(DROP_DEADLOCK),
+	};
+	static const struct { int v; const char *suffix; } eng[] = {
+		ENG(CYCLES), ENG(WORMS_IN_FLIGHT), ENG(FLIT_HOPS),
+		ENG(WORMS_DONE), ENG(LATENCY_SUM), ENG(LATENCY_MAX),
+		ENG(BLOCKED_CYCLES), ENG(DEADLOCKS), ENG(HOPS_SUM),
+		ENG(ROUTE_ERRORS),
+	};
+	size_t i;
+	int v, good;
+
+	/* Every value but UNSPEC and PAD has a name (tables sized by MAX). */
+	good = ARRAY_SIZE(wc_counter_names) == __WORMCAST_CNT_MAX;
+	for (v = 0; v < __WORMCAST_CNT_MAX; v++)
+		if (!wc_counter_names[v] !=
+		    (v == WORMCAST_CNT_UNSPEC || v == WORMCAST_CNT_PAD))
+			good = 0;
+	ok(good, "every counter of the uapi has a name");
+	good = ARRAY_SIZE(wc_engine_stat_names) == __WORMCAST_ENG_MAX;
+	for (v = 0; v < __WORMCAST_ENG_MAX; v++)
+		if (!wc_engine_stat_names[v] !=
+		    (v == WORMCAST_ENG_UNSPEC || v == WORMCAST_ENG_PAD))
+			good = 0;
+	ok(good, "every engine statistic of the uapi has a name");
+
+	/* The lists below name each value once: UNSPEC and PAD excepted. */
+	good = ARRAY_SIZE(cnt) == WORMCAST_CNT_MAX - 1;
+	for (i = 0; i < ARRAY_SIZE(cnt); i++)
+		if (!same_name(wc_counter_names[cnt[i].v], cnt[i].suffix))
+			good = 0;
+	ok(good, "counter names are the enum names in lower case");
+	good = ARRAY_SIZE(eng) == WORMCAST_ENG_MAX - 1;
+	for (i = 0; i < ARRAY_SIZE(eng); i++)
+		if (!same_name(wc_engine_stat_names[eng[i].v], eng[i].suffix))
+			good = 0;
+	ok(good, "engine statistic names are the enum names in lower case");
+}
+
+static void test_args(void)
+{
+	struct wormctl_cmdline c;
+
+	ok(PARSE(&c, "fabric") == 0 && c.cmd == WCMD_FABRIC_SHOW && !c.dev &&
+	   !c.opts.json, "fabric: show every fabric");
+	ok(PARSE(&c, "-j", "fabric", "show", "wc") == 0 &&
+	   c.cmd == WCMD_FABRIC_SHOW && !strcmp(c.dev, "wc") && c.opts.json &&
+	   !c.opts.pretty, "-j fabric show wc");
+	ok(PARSE(&c, "-jp", "fabric", "list") == 0 && c.opts.json &&
+	   c.opts.pretty && !c.dev, "-jp fabric list");
+	ok(PARSE(&c, "--json", "--pretty", "fabric", "wc") == 0 &&
+	   c.opts.json && c.opts.pretty && !strcmp(c.dev, "wc"),
+	   "--json --pretty fabric wc");
+	ok(PARSE(&c, "-V") == 0 && c.cmd == WCMD_VERSION, "-V");
+	ok(PARSE(&c, "-V", "-h", "stats") == 0 && c.cmd == WCMD_VERSION,
+	   "-V wins over -h and a command");
+	ok(PARSE(&c, "-h") == 0 && c.cmd == WCMD_HELP, "-h");
+	ok(PARSE(&c, "help") == 0 && c.cmd == WCMD_HELP, "help");
+	ok(PARSE(&c, "fabric", "help") == 0 && c.cmd == WCMD_HELP,
+	   "fabric help");
+	ok(wormctl_parse_cmdline(1, ARGV(NULL), &c, err, sizeof(err)) == -1 &&
+	   strstr(err, "no command"), "no command: usage error (%s)", err);
+	ok(PARSE(&c, "-x", "fabric") == -1 && strstr(err, "-x"),
+	   "unknown option refused (%s)", err);
+	ok(PARSE(&c, "-jx", "fabric") == -1, "unknown grouped option refused");
+	ok(PARSE(&c, "--jsonx", "fabric") == -1, "unknown long option refused");
+	ok(PARSE(&c, "frobnicate") == -1 && strstr(err, "frobnicate"),
+	   "unknown command refused (%s)", err);
+	ok(PARSE(&c, "fabric", "show", "a", "b") == -1,
+	   "fabric show with two devices refused (%s)", err);
+	ok(PARSE(&c, "fabric", "show", "0123456789abcdef") == -1,
+	   "16-character device name refused (%s)", err);
+	ok(PARSE(&c, "fabric", "show", "0123456789abcde") == 0,
+	   "15-character device name accepted");
+	ok(PARSE(&c, "fabric", "show", "") == -1, "empty device name refused");
+
+	ok(PARSE(&c, "stats", "wc") == 0 && c.cmd == WCMD_STATS &&
+	   !strcmp(c.dev, "wc") && c.node == SHOW_ALL_NODES, "stats wc");
+	ok(PARSE(&c, "stats", "wc", "node", "63") == 0 && c.node == 63,
+	   "stats wc node 63");
+	ok(PARSE(&c, "stats", "wc", "total") == 0 && c.node == SHOW_NO_NODES,
+	   "stats wc total");
+	ok(PARSE(&c, "stats", "wc", "node", "4294967295") == 0 &&
+	   c.node == 4294967295LL, "stats node: u32 maximum");
+	ok(PARSE(&c, "stats", "wc", "node", "-1") == -1 &&
+	   PARSE(&c, "stats", "wc", "node", "4294967296") == -1 &&
+	   PARSE(&c, "stats", "wc", "node", "1x") == -1 &&
+	   PARSE(&c, "stats", "wc", "node") == -1,
+	   "stats node: bad numbers refused");
+	ok(PARSE(&c, "stats") == -1 && strstr(err, "DEV"),
+	   "stats without DEV refused (%s)", err);
+	ok(PARSE(&c, "stats", "wc", "total", "x") == -1,
+	   "stats trailing word refused");
+
+	ok(PARSE(&c, "fabric", "set", "wc", "cycle_ns", "100") == 0 &&
+	   c.cmd == WCMD_FABRIC_SET && c.set_cycle_ns && c.cycle_ns == 100 &&
+	   !c.set_watchdog, "fabric set cycle_ns");
+	ok(PARSE(&c, "fabric", "set", "wc", "watchdog", "5000", "cycle_ns",
+		 "0") == 0 && c.set_watchdog && c.watchdog == 5000 &&
+	   c.set_cycle_ns && c.cycle_ns == 0, "fabric set both");
+	ok(PARSE(&c, "fabric", "set", "wc", "watchdog", "0") == -1,
+	   "fabric set watchdog 0 refused (%s)", err);
+	ok(PARSE(&c, "fabric", "set", "wc", "vcs", "2") == -1 &&
+	   strstr(err, "vcs"), "fabric set of a creation-time parameter refused (%s)",
+	   err);
+	ok(PARSE(&c, "fabric", "set", "wc") == -1, "fabric set nothing refused");
+	ok(PARSE(&c, "fabric", "set") == -1, "fabric set without DEV refused");
+	ok(PARSE(&c, "fabric", "set", "wc", "cycle_ns") == -1,
+	   "fabric set without value refused");
+	ok(PARSE(&c, "fabric", "set", "wc", "cycle_ns", "1", "cycle_ns",
+		 "2") == -1, "fabric set twice refused");
+	ok(PARSE(&c, "fabric", "set", "wc", "cycle_ns", "-5") == -1,
+	   "fabric set negative refused");
+
+	ok(PARSE(&c, "-j", "plan", "trees", "torus", "8x8") == 0 &&
+	   c.cmd == WCMD_PLAN && c.plan_argc == 3 &&
+	   !strcmp(c.plan_argv[0], "trees") && c.opts.json,
+	   "plan: the words after plan are handed over");
+	ok(PARSE(&c, "plan") == 0 && c.cmd == WCMD_PLAN && c.plan_argc == 0,
+	   "plan alone parses (main reports it)");
+	ok(PARSE(&c, "--", "fabric") == 0 && c.cmd == WCMD_FABRIC_SHOW,
+	   "-- ends the options");
+}
+
+int main(void)
+{
+	test_escape();
+	test_writer();
+	test_show();
+	test_names();
+	test_args();
+	return done_testing();
+}

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/* wormctl: command-line parsing (see args.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <net/if.h>
+
+#include "../common/wc_params.h"
+#include "../common/wc_util.h"
+#include "args.h"
+#include "fabric.h"
+
+const char wormctl_usage[] =
+	"Usage: wormctl [ OPTIONS ] COMMAND\n"
+	"\n"
+	"COMMAND := { fabric [ show ] [ DEV ] |\n"
+	"             fabric set DEV { cycle_ns N | watchdog N } ... |\n"
+	"             stats DEV [ node N | total ] |\n"
+	"             plan STRUCTURE ... |\n"
+	"             help }\n"
+	"OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
+	"\n"
+	"  fabric show   topology, engine parameters and node devices of every\n"
+	"                fabric in this network namespace, or of DEV\n"
+	"  fabric set    change runtime parameters (needs CAP_NET_ADMIN):\n"
+	"                cycle_ns (0 = virtual time) and watchdog (cycles)\n"
+	"  stats         engine statistics and counters, in total and per node\n"
+	"  plan          offline: compute and show routing structures\n"
+	"                (no kernel needed; see Documentation/tools.rst)\n"
+	"  -j, -p        JSON output (an array of objects, as ip -j), indented\n";
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static bool is_help(const char *s)
+{
+	return !strcmp(s, "help") || !strcmp(s, "-h") || !strcmp(s, "--help");
+}
+
+static int check_dev(const char *dev, char *err, size_t errlen)
+{
+	if (!*dev || strlen(dev) >= IFNAMSIZ)
+		return fail(err, errlen,
+			    "\"%s\" is not a valid device name", dev);
+	return 0;
+}
+
+/* Short options may be grouped: -jp. */
+static int parse_option(const char *arg, struct wormctl_cmdline *c,
+			char *err, size_t errlen)
+{
+	const char *p;
+
+	if (!strcmp(arg, "--json") || !strcmp(arg, "-json")) {
+		c->opts.json = true;
+		return 0;
+	}
+	if (!strcmp(arg, "--pretty") || !strcmp(arg, "-pretty")) {
+		c->opts.pretty = true;
+		return 0;
+	}
+	if (!strcmp(arg, "--version") || !strcmp(arg, "-Version")) {
+		c->cmd = WCMD_VERSION;
+		return 0;
+	}
+	if (!strcmp(arg, "--help") || !strcmp(arg, "-help")) {
+		if (c->cmd != WCMD_VERSION)
+			c->cmd = WCMD_HELP;
+		return 0;
+	}
+	if (arg[0] != '-' || arg[1] == '-' || !arg[1])
+		return fail(err, errlen, "unknown option \"%s\"", arg);
+	for (p = arg + 1; *p; p++) {
+		switch (*p) {
+		case 'j':
+			c->opts.json = true;
+			break;
+		case 'p':
+			c->opts.pretty = true;
+			break;
+		case 'V':
+			c->cmd = WCMD_VERSION;
+			break;
+		case 'h':
+			if (c->cmd != WCMD_VERSION)
+				c->cmd = WCMD_HELP;
+			break;
+		default:
+			return fail(err, errlen, "unknown option \"-%c\"", *p);
+		}
+	}
+	return 0;
+}
+
+static int parse_fabric_set(int argc, char **argv, struct wormctl_cmdline *c,
+			    char *err, size_t errlen)
+{
+	const struct wc_param_desc *d;
+	uint32_t *val;
+	bool *set;
+	int i;
+
+	if (argc < 1)
+		return fail(err, errlen, "fabric set: DEV is missing");
+	c->dev = argv[0];
+	if (check_dev(c->dev, err, errlen))
+		return -1;
+	if (argc < 2)
+		return fail(err, errlen,
+			    "fabric set: nothing to set (cycle_ns N, watchdog N)");
+	for (i = 1; i < argc; i += 2) {
+		if (!strcmp(argv[i], "cycle_ns")) {
+			set = &c->set_cycle_ns;
+			val = &c->cycle_ns;
+		} else if (!strcmp(argv[i], "watchdog")) {
+			set = &c->set_watchdog;
+			val = &c->watchdog;
+		} else {
+			return fail(err, errlen,
+				    "fabric set: \"%s\" is not a runtime parameter (cycle_ns, watchdog)",
+				    argv[i]);
+		}
+		if (*set)
+			return fail(err, errlen, "fabric set: \"%s\" given twice",
+				    argv[i]);
+		if (i + 1 >= argc)
+			return fail(err, errlen, "fabric set: \"%s\" needs a value",
+				    argv[i]);
+		d = wc_param_by_name(argv[i]);
+		if (wc_parse_u32(argv[i + 1], val))
+			return fail(err, errlen,
+				    "fabric set: invalid %s \"%s\": expected a decimal number",
+				    argv[i], argv[i + 1]);
+		if (d && *val < d->min)
+			return fail(err, errlen,
+				    "fabric set: %s must be at least %u",
+				    argv[i], d->min);
+		*set = true;
+	}
+	return 0;
+}
+
+static int parse_fabric(int argc, char **argv, struct wormctl_cmdline *c,
+			char *err, size_t errlen)
+{
+	c->cmd = WCMD_FABRIC_SHOW;
+	if (argc > 0 && is_help(argv[0])) {
+		c->cmd = WCMD_HELP;
+		return 0;
+	}
+	if (argc > 0 && !strcmp(argv[0], "set")) {
+		c->cmd = WCMD_FABRIC_SET;
+		return parse_fabric_set(argc - 1, argv + 1, c, err, errlen);
+	}
+	if (argc > 0 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "list"))) {
+		argc--;
+		argv++;
+	}
+	if (argc > 1)
+		return fail(err, errlen, "fabric show: unexpected \"%s\"",
+			    argv[1]);
+	if (argc == 1) {
+		c->dev = argv[0];
+		return check_dev(c->dev, err, errlen);
+	}
+	return 0;
+}
+
+static int parse_stats(int argc, char **argv, struct wormctl_cmdline *c,
+		       char *err, size_t errlen)
+{
+	uint32_t node;
+
+	c->cmd = WCMD_STATS;
+	c->node = SHOW_ALL_NODES;
+	if (argc > 0 && is_help(argv[0])) {
+		c->cmd = WCMD_HELP;
+		return 0;
+	}
+	if (argc > 0 && !strcmp(argv[0], "show")) {
+		argc--;
+		argv++;
+	}
+	if (argc < 1)
+		return fail(err, errlen, "stats: DEV is missing");
+	c->dev = argv[0];
+	if (check_dev(c->dev, err, errlen))
+		return -1;
+	if (argc == 1)
+		return 0;
+	if (!strcmp(argv[1], "total") && argc == 2) {
+		c->node = SHOW_NO_NODES;
+		return 0;
+	}
+	if (!strcmp(argv[1], "node") && argc == 3) {
+		if (wc_parse_u32(argv[2], &node))
+			return fail(err, errlen,
+				    "stats: invalid node \"%s\": expected a node id",
+				    argv[2]);
+		c->node = node;
+		return 0;
+	}
+	return fail(err, errlen,
+		    "stats: unexpected \"%s\" (expected node N or total)",
+		    argv[1]);
+}
+
+int wormctl_parse_cmdline(int argc, char **argv, struct wormctl_cmdline *c,
+			  char *err, size_t errlen)
+{
+	const char *cmd;
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	c->cmd = WCMD_FABRIC_SHOW;	/* placeholder: no command yet */
+	c->node = SHOW_ALL_NODES;
+	if (errlen)
+		err[0] = '\0';
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (parse_option(argv[i], c, err, errlen))
+			return -1;
+	}
+	/* -V and -h win over any command, as in ip. */
+	if (c->cmd == WCMD_VERSION || c->cmd == WCMD_HELP)
+		return 0;
+	if (i >= argc)
+		return fail(err, errlen, "no command given");
+	cmd = argv[i];
+	argc -= i + 1;
+	argv += i + 1;
+	if (!strcmp(cmd, "help")) {
+		c->cmd = WCMD_HELP;
+		return 0;
+	}
+	if (!strcmp(cmd, "fabric"))
+		return parse_fabric(argc, argv, c, err, errlen);
+	if (!strcmp(cmd, "stats"))
+		return parse_stats(argc, argv, c, err, errlen);
+	if (!strcmp(cmd, "plan")) {
+		c->cmd = WCMD_PLAN;
+		c->plan_argc = argc;
+		c->plan_argv = argv;
+		return 0;
+	}
+	return fail(err, errlen, "unknown command \"%s\"", cmd);
+}

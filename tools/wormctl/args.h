@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* wormctl: command-line parsing, without I/O (unit-tested). */
+#ifndef WORMCTL_ARGS_H
+#define WORMCTL_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wormctl.h"
+
+enum wormctl_cmd {
+	WCMD_HELP,
+	WCMD_VERSION,
+	WCMD_FABRIC_SHOW,
+	WCMD_FABRIC_SET,
+	WCMD_STATS,
+	WCMD_PLAN,
+};
+
+struct wormctl_cmdline {
+	struct wormctl_opts opts;
+	enum wormctl_cmd cmd;
+	const char *dev;	/* fabric device; NULL = every fabric */
+	bool set_cycle_ns;	/* fabric set */
+	uint32_t cycle_ns;
+	bool set_watchdog;
+	uint32_t watchdog;
+	int64_t node;		/* stats: SHOW_ALL_NODES, SHOW_NO_NODES or id */
+	int plan_argc;		/* plan: the words after "plan" */
+	char **plan_argv;
+};
+
+/*
+ * Parse argv[1..argc-1].  Returns 0, or -1 with a message in @err for a
+ * usage error (exit status 2).
+ */
+int wormctl_parse_cmdline(int argc, char **argv, struct wormctl_cmdline *c,
+			  char *err, size_t errlen);
+
+extern const char wormctl_usage[];
+
+#endif /* WORMCTL_ARGS_H */

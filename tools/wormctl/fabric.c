@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wormctl fabric show | fabric set | stats: FABRIC_GET (doit and dump),
+ * FABRIC_SET and STATS_GET of the wormcast generic netlink family, decoded
+ * into struct wc_fabric_info and displayed by show.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <net/if.h>
+#include <linux/genetlink.h>
+
+#include "commands.h"
+#include "fabric.h"
+#include "nl.h"
+
+/* Fabrics of one answer; a dump may split a fabric over messages. */
+struct fabric_list {
+	struct wc_fabric_info *v;
+	size_t n, cap;
+	int error;		/* -ENOMEM while decoding */
+};
+
+static bool attr_u32(const struct nlattr *a, uint32_t *v)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+		return false;
+	*v = mnl_attr_get_u32(a);
+	return true;
+}
+
+/* A u32 array (dims, coords) of at most @max entries. */
+static uint32_t attr_u32_array(const struct nlattr *a, uint32_t *v,
+			       uint32_t max)
+{
+	uint32_t n = mnl_attr_get_payload_len(a) / sizeof(uint32_t);
+
+	if (n > max)
+		n = max;
+	memcpy(v, mnl_attr_get_payload(a), n * sizeof(uint32_t));
+	return n;
+}
+
+static void attr_str(const struct nlattr *a, char *buf, size_t len)
+{
+	size_t n = mnl_attr_get_payload_len(a);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, mnl_attr_get_payload(a), n);
+	buf[n] = '\0';
+}
+
+/* A nest of u64 values indexed by attribute type (counters, engine). */
+static bool attr_u64_nest(const struct nlattr *nest, uint64_t *v, int max)
+{
+	const struct nlattr *a;
+	int type;
+
+	mnl_attr_for_each_nested(a, nest) {
+		type = mnl_attr_get_type(a);
+		if (type > 0 && type < max &&
+		    mnl_attr_validate(a, MNL_TYPE_U64) == 0)
+			v[type] = mnl_attr_get_u64(a);
+	}
+	return true;
+}
+
+static void decode_params(const struct nlattr *nest, struct wc_fabric_info *f)
+{
+	const struct nlattr *a;
+	int type;
+
+	mnl_attr_for_each_nested(a, nest) {
+		type = mnl_attr_get_type(a);
+		if (type <= 0 || type >= __WORMCAST_PARAM_MAX)
+			continue;
+		/* replication is a u8, the others u32 */
+		if (mnl_attr_get_payload_len(a) == sizeof(uint8_t))
+			f->param[type] = mnl_attr_get_u8(a);
+		else if (!attr_u32(a, &f->param[type]))
+			continue;
+		f->has_param[type] = true;
+	}
+}
+
+static int decode_node(const struct nlattr *nest, struct wc_fabric_info *f)
+{
+	struct wc_node_info *n = wc_fabric_add_node(f);
+	const struct nlattr *a;
+	uint32_t v;
+
+	if (!n)
+		return -ENOMEM;
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case WORMCAST_NODE_ID:
+			attr_u32(a, &n->id);
+			break;
+		case WORMCAST_NODE_IFINDEX:
+			attr_u32(a, &n->ifindex);
+			break;
+		case WORMCAST_NODE_NETNSID:
+			if (attr_u32(a, &v)) {
+				n->netnsid = (int32_t)v;
+				n->has_netnsid = true;
+			}
+			break;
+		case WORMCAST_NODE_IFNAME:
+			attr_str(a, n->ifname, sizeof(n->ifname));
+			break;
+		case WORMCAST_NODE_COORDS:
+			n->ncoords = attr_u32_array(a, n->coords,
+						    WC_MAX_COORDS);
+			break;
+		case WORMCAST_NODE_ADDRESS:
+			if (mnl_attr_get_payload_len(a) == sizeof(n->addr)) {
+				memcpy(n->addr, mnl_attr_get_payload(a),
+				       sizeof(n->addr));
+				n->has_addr = true;
+			}
+			break;
+		case WORMCAST_NODE_COUNTERS:
+			n->has_counters = attr_u64_nest(a, n->cnt,
+							__WORMCAST_CNT_MAX);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The entry of the fabric with this ifindex, a new one if none. */
+static struct wc_fabric_info *fabric_slot(struct fabric_list *l,
+					  uint32_t ifindex)
+{
+	struct wc_fabric_info *v;
+	size_t i;
+
+	for (i = 0; ifindex && i < l->n; i++)
+		if (l->v[i].ifindex == ifindex)
+			return &l->v[i];
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 4;
+		v = realloc(l->v, l->cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		l->v = v;
+	}
+	memset(&l->v[l->n], 0, sizeof(l->v[0]));
+	l->v[l->n].ifindex = ifindex;
+	return &l->v[l->n++];
+}
+
+static int fabric_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const unsigned int hdr = sizeof(struct genlmsghdr);
+	struct fabric_list *l = data;
+	struct wc_fabric_info *f;
+	const struct nlattr *a, *n;
+	uint32_t ifindex = 0;
+
+	mnl_attr_for_each(a, nlh, hdr)
+		if (mnl_attr_get_type(a) == WORMCAST_A_FABRIC_IFINDEX)
+			attr_u32(a, &ifindex);
+	f = fabric_slot(l, ifindex);
+	if (!f)
+		goto nomem;
+
+	mnl_attr_for_each(a, nlh, hdr) {
+		switch (mnl_attr_get_type(a)) {
+		case WORMCAST_A_FABRIC_NAME:
+			attr_str(a, f->name, sizeof(f->name));
+			break;
+		case WORMCAST_A_FABRIC_ID:
+			f->has_id = attr_u32(a, &f->id);
+			break;
+		case WORMCAST_A_TOPOLOGY:
+			attr_u32(a, &f->topology);
+			break;
+		case WORMCAST_A_DIMS:
+			f->ndims = attr_u32_array(a, f->dims, WC_MAX_DIMS);
+			break;
+		case WORMCAST_A_NNODES:
+			attr_u32(a, &f->nnodes);
+			break;
+		case WORMCAST_A_PARAMS:
+			decode_params(a, f);
+			break;
+		case WORMCAST_A_NODES:
+			mnl_attr_for_each_nested(n, a)
+				if (mnl_attr_get_type(n) == WORMCAST_A_NODE &&
+				    decode_node(n, f))
+					goto nomem;
+			break;
+		case WORMCAST_A_NODE:
+			if (decode_node(a, f))
+				goto nomem;
+			break;
+		case WORMCAST_A_COUNTERS:
+			f->has_counters = attr_u64_nest(a, f->cnt,
+							__WORMCAST_CNT_MAX);
+			break;
+		case WORMCAST_A_NODES_TRUNCATED:
+			f->nodes_truncated = true;
+			break;
+		case WORMCAST_A_ENGINE:
+			f->has_engine = attr_u64_nest(a, f->eng,
+						      __WORMCAST_ENG_MAX);
+			break;
+		}
+	}
+	return MNL_CB_OK;
+nomem:
+	l->error = -ENOMEM;
+	return MNL_CB_ERROR;
+}
+
+static int node_cmp(const void *a, const void *b)
+{
+	const struct wc_node_info *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void fabric_list_free(struct fabric_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		wc_fabric_free(&l->v[i]);
+	free(l->v);
+}
+
+/* ifindex of DEV, or 0 after an error message as ip prints it. */
+static uint32_t dev_ifindex(const char *dev)
+{
+	unsigned int ifindex = if_nametoindex(dev);
+
+	if (!ifindex)
+		fprintf(stderr, "Cannot find device \"%s\"\n", dev);
+	return ifindex;
+}
+
+/*
+ * FABRIC_GET or STATS_GET as a dump: of every fabric, or of DEV's fabric
+ * only (the kernel filters on FABRIC_IFINDEX; a node device stands for
+ * its fabric).  A dump carries every node, however big the fabric, where a
+ * doit reply would be cut short.  Fills @l; returns 0 or -1 after printing
+ * why.
+ */
+static int query(uint8_t cmd, const char *dev, struct fabric_list *l,
+		 const char *what)
+{
+	struct nlmsghdr *nlh;
+	struct wc_nl nl;
+	uint32_t ifindex = 0;
+	size_t i;
+	int r;
+
+	memset(l, 0, sizeof(*l));
+	if (dev && !(ifindex = dev_ifindex(dev)))
+		return -1;
+	if (wc_nl_open(&nl))
+		return -1;
+	nlh = wc_nl_request(&nl, cmd, NLM_F_DUMP);
+	if (dev)
+		mnl_attr_put_u32(nlh, WORMCAST_A_FABRIC_IFINDEX, ifindex);
+	r = wc_nl_talk(&nl, nlh, fabric_cb, l, what);
+	wc_nl_close(&nl);
+	if (r && l->error == -ENOMEM)
+		fprintf(stderr, "wormctl: %s: out of memory\n", what);
+	if (r) {
+		fabric_list_free(l);
+		memset(l, 0, sizeof(*l));
+		return -1;
+	}
+	for (i = 0; i < l->n; i++)
+		qsort(l->v[i].nodes, l->v[i].nnode_info,
+		      sizeof(l->v[i].nodes[0]), node_cmp);
+	return 0;
+}
+
+int cmd_fabric_show(const struct wormctl_cmdline *c)
+{
+	struct fabric_list l;
+	struct out o;
+	size_t i;
+
+	if (query(WORMCAST_CMD_FABRIC_GET, c->dev, &l, "fabric show"))
+		return 1;
+	out_init(&o, stdout, c->opts.json, c->opts.pretty);
+	if (o.json)
+		json_open_array(&o, NULL);
+	for (i = 0; i < l.n; i++)
+		show_fabric(&o, &l.v[i]);
+	if (o.json)
+		json_close_array(&o);
+	fabric_list_free(&l);
+	return 0;
+}
+
+int cmd_stats(const struct wormctl_cmdline *c)
+{
+	struct fabric_list l;
+	struct out o;
+	int status = 0;
+
+	if (query(WORMCAST_CMD_STATS_GET, c->dev, &l, "stats"))
+		return 1;
+	if (l.n != 1) {
+		fprintf(stderr, "wormctl: stats: no answer for \"%s\"\n",
+			c->dev);
+		fabric_list_free(&l);
+		return 1;
+	}
+	out_init(&o, stdout, c->opts.json, c->opts.pretty);
+	/* Check first: an error must not leave half a JSON array. */
+	if (c->node >= 0 && !wc_fabric_has_node(&l.v[0], (uint32_t)c->node)) {
+		fprintf(stderr, "wormctl: stats: %s has no node %lld\n",
+			c->dev, (long long)c->node);
+		status = 1;
+		goto out;
+	}
+	if (o.json)
+		json_open_array(&o, NULL);
+	show_stats(&o, &l.v[0], c->node);
+	if (o.json)
+		json_close_array(&o);
+out:
+	fabric_list_free(&l);
+	return status;
+}
+
+int cmd_fabric_set(const struct wormctl_cmdline *c)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	struct wc_nl nl;
+	uint32_t ifindex;
+	int r;
+
+	ifindex = dev_ifindex(c->dev);
+	if (!ifindex)
+		return 1;
+	if (wc_nl_open(&nl))
+		return 1;
+	nlh = wc_nl_request(&nl, WORMCAST_CMD_FABRIC_SET, NLM_F_ACK);
+	mnl_attr_put_u32(nlh, WORMCAST_A_FABRIC_IFINDEX, ifindex);
+	nest = mnl_attr_nest_start(nlh, WORMCAST_A_PARAMS);
+	if (c->set_cycle_ns)
+		mnl_attr_put_u32(nlh, WORMCAST_PARAM_CYCLE_NS, c->cycle_ns);
+	if (c->set_watchdog)
+		mnl_attr_put_u32(nlh, WORMCAST_PARAM_WATCHDOG, c->watchdog);
+	mnl_attr_nest_end(nlh, nest);
+	r = wc_nl_talk(&nl, nlh, NULL, NULL, "fabric set");
+	wc_nl_close(&nl);
+	return r ? 1 : 0;
+}

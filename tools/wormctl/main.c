@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wormctl: command-line tool of wormcast, in the style of ethtool, devlink
+ * and iproute2.  Parses the command line (args.c) and dispatches: fabric
+ * and stats talk to the kernel (fabric.c), plan is offline (plan_*.c).
+ *
+ * Exit status: 0 ok, 1 error, 2 usage error.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <linux/wormcast.h>
+
+#include "args.h"
+#include "commands.h"
+#include "wormctl.h"
+
+#define WORMCTL_VERSION "0.1"
+
+/* Offline planners, tried in turn until one knows the structure word. */
+static int (*const planners[])(int, char **, const struct wormctl_opts *) = {
+	plan_trees,
+	plan_paths,
+	plan_faults,
+	plan_dcf,
+};
+
+static int cmd_plan(const struct wormctl_cmdline *c)
+{
+	size_t i;
+	int r;
+
+	if (c->plan_argc < 1) {
+		fprintf(stderr,
+			"wormctl: plan: which structure? See Documentation/tools.rst\n");
+		return 2;
+	}
+	for (i = 0; i < sizeof(planners) / sizeof(planners[0]); i++) {
+		r = planners[i](c->plan_argc, c->plan_argv, &c->opts);
+		if (r != -1)
+			return r;
+	}
+	fprintf(stderr, "wormctl: plan: unknown structure \"%s\"\n",
+		c->plan_argv[0]);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct wormctl_cmdline c;
+	char err[256];
+
+	if (wormctl_parse_cmdline(argc, argv, &c, err, sizeof(err))) {
+		fprintf(stderr, "wormctl: %s\nTry \"wormctl help\".\n", err);
+		return 2;
+	}
+	switch (c.cmd) {
+	case WCMD_HELP:
+		fputs(wormctl_usage, stdout);
+		return 0;
+	case WCMD_VERSION:
+		printf("wormctl %s (wormcast generic netlink version %d)\n",
+		       WORMCTL_VERSION, WORMCAST_GENL_VERSION);
+		return 0;
+	case WCMD_FABRIC_SHOW:
+		return cmd_fabric_show(&c);
+	case WCMD_FABRIC_SET:
+		return cmd_fabric_set(&c);
+	case WCMD_STATS:
+		return cmd_stats(&c);
+	case WCMD_PLAN:
+		return cmd_plan(&c);
+	}
+	return 2;
+}

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wormctl: display of fabrics and their statistics, as text or as one JSON
+ * object per fabric.  No netlink here, so that the unit test can drive it.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/wc_params.h"
+#include "../common/wc_util.h"
+#include "fabric.h"
+#include "names.h"
+
+struct wc_node_info *wc_fabric_add_node(struct wc_fabric_info *f)
+{
+	struct wc_node_info *n;
+	uint32_t cap;
+
+	if (f->nnode_info == f->node_cap) {
+		cap = f->node_cap ? 2 * f->node_cap : 16;
+		n = realloc(f->nodes, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		f->nodes = n;
+		f->node_cap = cap;
+	}
+	n = &f->nodes[f->nnode_info++];
+	memset(n, 0, sizeof(*n));
+	return n;
+}
+
+void wc_fabric_free(struct wc_fabric_info *f)
+{
+	free(f->nodes);
+	f->nodes = NULL;
+	f->nnode_info = 0;
+	f->node_cap = 0;
+}
+
+/* "dims 4x4" / "coords 1,2": text and JSON. */
+static void show_list(struct out *o, const char *key, const uint32_t *v,
+		      uint32_t n, char sep)
+{
+	char buf[WC_MAX_COORDS * 12];
+
+	if (o->json) {
+		json_u32_array(o, key, v, n);
+		return;
+	}
+	wc_format_u32_list(buf, sizeof(buf), v, n, sep);
+	fprintf(o->fp, " %s %s", key, buf);
+}
+
+/* Identification shared by both displays: "wc: fabric 1 torus 4x4". */
+static void show_head(struct out *o, const struct wc_fabric_info *f)
+{
+	const char *topo = wc_topo_kind_name(f->topology);
+
+	out_string(o, "ifname", "%s:", f->name[0] ? f->name : "?");
+	if (f->ifindex)
+		out_u64(o, "ifindex", " ifindex %" PRIu64, f->ifindex);
+	if (f->has_id)
+		out_u64(o, "fabric", " fabric %" PRIu64, f->id);
+	if (f->topology)
+		out_string(o, "topology", " topology %s", topo);
+	if (f->ndims)
+		show_list(o, "dims", f->dims, f->ndims, 'x');
+	if (f->nnodes)
+		out_u64(o, "nodes", " nodes %" PRIu64, f->nnodes);
+}
+
+static void show_params(struct out *o, const struct wc_fabric_info *f)
+{
+	const struct wc_param_desc *d;
+	const char *name;
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < WC_NPARAMS; i++)
+		any |= f->has_param[wc_params[i].param];
+	if (!any)
+		return;
+	if (o->json)
+		json_open_object(o, "params");
+	else
+		fputs("\n   ", o->fp);
+	for (i = 0; i < WC_NPARAMS; i++) {
+		d = &wc_params[i];
+		if (!f->has_param[d->param])
+			continue;
+		name = d->is_replication ? wc_repl_name(f->param[d->param]) :
+					   NULL;
+		if (o->json) {
+			if (name)
+				json_string(o, d->name, name);
+			else
+				json_u64(o, d->name, f->param[d->param]);
+		} else if (name) {
+			fprintf(o->fp, " %s %s", d->name, name);
+		} else {
+			fprintf(o->fp, " %s %u", d->name, f->param[d->param]);
+		}
+	}
+	if (o->json)
+		json_close_object(o);
+}
+
+static void show_node(struct out *o, const struct wc_node_info *n)
+{
+	char mac[18];
+
+	if (o->json)
+		json_open_object(o, NULL);
+	else
+		fputs("\n    ", o->fp);
+	out_u64(o, "node", "node %" PRIu64, n->id);
+	if (n->ifname[0])
+		out_string(o, "ifname", " %s", n->ifname);
+	if (n->ifindex)
+		out_u64(o, "ifindex", " ifindex %" PRIu64, n->ifindex);
+	if (n->has_netnsid) {
+		if (o->json)
+			json_s64(o, "netnsid", n->netnsid);
+		else if (n->netnsid >= 0)
+			fprintf(o->fp, " netnsid %d", n->netnsid);
+	}
+	if (n->ncoords)
+		show_list(o, "coords", n->coords, n->ncoords, ',');
+	if (n->has_addr) {
+		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 n->addr[0], n->addr[1], n->addr[2], n->addr[3],
+			 n->addr[4], n->addr[5]);
+		out_string(o, "address", " address %s", mac);
+	}
+	if (o->json)
+		json_close_object(o);
+}
+
+void show_fabric(struct out *o, const struct wc_fabric_info *f)
+{
+	uint32_t i;
+
+	if (o->json)
+		json_open_object(o, NULL);
+	show_head(o, f);
+	show_params(o, f);
+	if (f->nnode_info) {
+		if (o->json)
+			json_open_array(o, "node_devices");
+		for (i = 0; i < f->nnode_info; i++)
+			show_node(o, &f->nodes[i]);
+		if (o->json)
+			json_close_array(o);
+	}
+	if (o->json)
+		json_close_object(o);
+	else
+		fputc('\n', o->fp);
+}
+
+/*
+ * A block of named u64 values: a JSON object, or "title:" and one
+ * "    name: value" line per value (as ethtool -S).
+ */
+static void show_values(struct out *o, const char *key, const char *title,
+			const char *const *names, const uint64_t *v, int n)
+{
+	int i;
+
+	if (o->json)
+		json_open_object(o, key);
+	else
+		fprintf(o->fp, "%s:\n", title);
+	for (i = 0; i < n; i++) {
+		if (!names[i])
+			continue;
+		if (o->json)
+			json_u64(o, names[i], v[i]);
+		else
+			fprintf(o->fp, "    %s: %" PRIu64 "\n", names[i], v[i]);
+	}
+	if (o->json)
+		json_close_object(o);
+}
+
+/* One node's counters in one text line, the non-zero ones only. */
+static void show_node_line(struct out *o, const struct wc_node_info *n)
+{
+	bool any = false;
+	int i;
+
+	fprintf(o->fp, "node %u", n->id);
+	if (n->ifname[0])
+		fprintf(o->fp, " (%s)", n->ifname);
+	fputc(':', o->fp);
+	for (i = 0; n->has_counters && i < __WORMCAST_CNT_MAX; i++) {
+		if (!wc_counter_names[i] || !n->cnt[i])
+			continue;
+		fprintf(o->fp, " %s %" PRIu64, wc_counter_names[i], n->cnt[i]);
+		any = true;
+	}
+	fputs(any ? "\n" : " all zero\n", o->fp);
+}
+
+/*
+ * A node's counters: a JSON object, or in text a full block for a node
+ * asked for by id and a line of non-zero counters per node otherwise (a
+ * 32x32 torus would print 20000 lines of zeros).
+ */
+static void show_node_stats(struct out *o, const struct wc_node_info *n,
+			    bool alone)
+{
+	char title[64];
+
+	if (!o->json && !alone) {
+		show_node_line(o, n);
+		return;
+	}
+	if (o->json) {
+		json_open_object(o, NULL);
+		json_u64(o, "node", n->id);
+		if (n->ifname[0])
+			json_string(o, "ifname", n->ifname);
+	}
+	if (n->ifname[0])
+		snprintf(title, sizeof(title), "node %u (%s)", n->id,
+			 n->ifname);
+	else
+		snprintf(title, sizeof(title), "node %u", n->id);
+	if (n->has_counters)
+		show_values(o, "counters", title, wc_counter_names, n->cnt,
+			    __WORMCAST_CNT_MAX);
+	if (o->json)
+		json_close_object(o);
+}
+
+bool wc_fabric_has_node(const struct wc_fabric_info *f, uint32_t id)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nnode_info; i++)
+		if (f->nodes[i].id == id)
+			return true;
+	return false;
+}
+
+void show_stats(struct out *o, const struct wc_fabric_info *f, int64_t node)
+{
+	uint32_t i;
+
+	if (o->json)
+		json_open_object(o, NULL);
+	show_head(o, f);
+	out_text(o, "\n");
+	if (f->has_engine)
+		show_values(o, "engine", "engine", wc_engine_stat_names,
+			    f->eng, __WORMCAST_ENG_MAX);
+	if (f->has_counters)
+		show_values(o, "counters", "total", wc_counter_names, f->cnt,
+			    __WORMCAST_CNT_MAX);
+	if (node != SHOW_NO_NODES && f->nodes_truncated) {
+		if (o->json)
+			json_bool(o, "nodes_truncated", true);
+		else
+			fprintf(o->fp, "(the kernel sent the first %u nodes only)\n",
+				f->nnode_info);
+	}
+	if (node != SHOW_NO_NODES && f->nnode_info) {
+		if (o->json)
+			json_open_array(o, "per_node");
+		for (i = 0; i < f->nnode_info; i++)
+			if (node < 0 || f->nodes[i].id == (uint64_t)node)
+				show_node_stats(o, &f->nodes[i], node >= 0);
+		if (o->json)
+			json_close_array(o);
+	}
+	if (o->json)
+		json_close_object(o);
+}
