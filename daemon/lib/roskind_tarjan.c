@@ -368,9 +368,15 @@ int wc_rt_special_order(const struct wc_topo *t, u32 *order)
 	/* H_{x,y}: (x, y)-(x+1, y) leaves through port 0; V_{x,y} through 2. */
 #define H_EDGE(x, y)	edge_of_link[wc_link_id(t, (x) + n * (y), 0)]
 #define V_EDGE(x, y)	edge_of_link[wc_link_id(t, (x) + n * (y), 2)]
+	/*
+	 * Row by row like the V list: in row i, from column i onwards.  Read
+	 * with section 4's H_{column,row}, the text would list the H links
+	 * column by column instead, and Fig. 7 does not come out (see
+	 * Documentation/dstm.rst).
+	 */
 	for (i = 0; i < n; i++)
 		for (s = 0; s < n; s++)
-			order[c++] = H_EDGE(i, (i + s) % n);
+			order[c++] = H_EDGE((i + s) % n, i);
 	for (j = 0; j + 1 < n; j++)
 		for (s = 0; s < n; s++)
 			order[c++] = V_EDGE((j + s) % n, j);

@@ -52,11 +52,18 @@ u32 wc_rt_topo_edges(const struct wc_topo *t, struct wc_graph_edge *edges,
 void wc_rt_random_order(u32 *order, u32 n, u64 seed);
 
 /*
- * Section 5.3's order on an N x N torus (edges as from wc_rt_topo_edges()):
- * H_{i,j}, i = 0..N-1, j = i, i+1, ..., i-1; then V_{i,j}, j = 0..N-2,
- * i = j, j+1, ..., j-1, and j = N-1, i = 0..N-2.  The one link the paper's
- * list leaves out, V_{N-1,N-1}, is appended last.  Returns the number of
- * entries (2 N^2) or -EINVAL if @t is not a square 2-D torus.
+ * Section 5.3's order on an N x N torus (edges as from wc_rt_topo_edges()),
+ * with H_{x,y} = (x,y)-(x+1,y) and V_{x,y} = (x,y)-(x,y+1) as in section 4,
+ * x the column: for each row i = 0..N-1, H_{x,i} with x = i, i+1, ..., i-1;
+ * then for each row j = 0..N-2, V_{x,j} with x = j, j+1, ..., j-1; then
+ * V_{x,N-1}, x = 0..N-2.  The text writes the H list as H_{i,j}, i outer,
+ * which taken with section 4's H_{column,row} would go column by column; we
+ * read i as the row, like the V list's outer j (only this reading gives
+ * Fig. 7's two Hamilton paths).  The link the paper leaves out,
+ * V_{N-1,N-1}, is appended last.  With first-fit partitioning the order
+ * yields two Hamilton paths for every N >= 3; V_{N-2,N-1} and V_{N-1,N-1}
+ * stay unused.  Returns the number of entries (2 N^2), -EINVAL if @t is
+ * not a square 2-D torus with N >= 3, or -ENOMEM.
  */
 int wc_rt_special_order(const struct wc_topo *t, u32 *order);
 
