@@ -55,17 +55,8 @@ static bool must_disable(const struct wc_faultinfo *fi, const u8 *st, u32 n)
 static void queue_neighbours(const struct wc_faultinfo *fi, const u8 *st,
 			     u8 *queued, u32 *queue, u32 *tail, u32 n)
 {
-	u32 x = wc_fi_x(fi, n), y = wc_fi_y(fi, n);
-	u32 nb[4], k, cnt = 0;
+	u32 nb[4], k, cnt = wc_fi_neighbours(fi, n, nb);
 
-	if (x > 0)
-		nb[cnt++] = n - 1;
-	if (x + 1 < fi->w)
-		nb[cnt++] = n + 1;
-	if (y > 0)
-		nb[cnt++] = n - fi->w;
-	if (y + 1 < fi->h)
-		nb[cnt++] = n + fi->w;
 	for (k = 0; k < cnt; k++) {
 		if (st[nb[k]] == NODE_OK && !queued[nb[k]]) {
 			queued[nb[k]] = 1;
@@ -127,7 +118,7 @@ static int find_blocks(struct wc_faultinfo *fi, const u8 *st, const char **why)
 		fi->block_of[n] = b;
 		stack[sp++] = n;
 		while (sp) {
-			u32 m = stack[--sp], nb[4], k, cnt = 0;
+			u32 m = stack[--sp], nb[4], k, cnt;
 
 			count++;
 			x = wc_fi_x(fi, m);
@@ -136,14 +127,7 @@ static int find_blocks(struct wc_faultinfo *fi, const u8 *st, const char **why)
 			x1 = max_t(u32, x1, x);
 			y0 = min_t(u32, y0, y);
 			y1 = max_t(u32, y1, y);
-			if (x > 0)
-				nb[cnt++] = m - 1;
-			if (x + 1 < fi->w)
-				nb[cnt++] = m + 1;
-			if (y > 0)
-				nb[cnt++] = m - fi->w;
-			if (y + 1 < fi->h)
-				nb[cnt++] = m + fi->w;
+			cnt = wc_fi_neighbours(fi, m, nb);
 			for (k = 0; k < cnt; k++) {
 				if (bad(st, nb[k]) &&
 				    fi->block_of[nb[k]] == WC_FI_NONE) {

@@ -104,6 +104,23 @@ static inline u32 wc_fi_distance(const struct wc_faultinfo *fi, u32 a, u32 b)
 	return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
 }
 
+/* The mesh neighbours of @node (-x, +x, -y, +y order) into @nb; how many. */
+static inline u32 wc_fi_neighbours(const struct wc_faultinfo *fi, u32 node,
+				   u32 nb[4])
+{
+	u32 x = wc_fi_x(fi, node), y = wc_fi_y(fi, node), cnt = 0;
+
+	if (x > 0)
+		nb[cnt++] = node - 1;
+	if (x + 1 < fi->w)
+		nb[cnt++] = node + 1;
+	if (y > 0)
+		nb[cnt++] = node - fi->w;
+	if (y + 1 < fi->h)
+		nb[cnt++] = node + fi->w;
+	return cnt;
+}
+
 static inline bool wc_fi_in_block(const struct wc_faultinfo *fi, u32 node)
 {
 	return fi->block_of[node] != WC_FI_NONE;

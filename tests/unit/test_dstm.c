@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "tap.h"
+#include "testutil.h"
 #include "dstm.h"
 #include "dstm_fault.h"
 
@@ -14,10 +15,7 @@ static u64 rng_state = 0x9e3779b97f4a7c15ull;
 
 static u32 rnd(u32 bound)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (u32)(rng_state % bound);
+	return tu_rand_mod(&rng_state, bound);
 }
 
 /*

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "tap.h"
+#include "testutil.h"
 #include "dstm.h"
 #include "roskind_tarjan.h"
 
@@ -16,10 +17,7 @@ static u64 rng_state = 0x2545f4914f6cdd1dull;
 
 static u32 rnd(u32 bound)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (u32)(rng_state % bound);
+	return tu_rand_mod(&rng_state, bound);
 }
 
 struct table {

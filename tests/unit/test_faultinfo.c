@@ -9,33 +9,13 @@
 
 #include "faultinfo.h"
 #include "tap.h"
+#include "testutil.h"
 
 static u64 rng_state = 88172645463325252ull;
 
 static u32 rnd(u32 n)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (u32)((rng_state >> 11) % n);
-}
-
-/* Random distinct faulty nodes. */
-static u32 random_faults(u32 w, u32 h, u32 k, u32 *out)
-{
-	u8 *used = calloc(w * h, 1);
-	u32 n = 0;
-
-	while (n < k && n < w * h) {
-		u32 v = rnd(w * h);
-
-		if (!used[v]) {
-			used[v] = 1;
-			out[n++] = v;
-		}
-	}
-	free(used);
-	return n;
+	return tu_rand_hi(&rng_state, n);
 }
 
 /* Definition 1 by repeated full sweeps (no worklist). */
@@ -86,32 +66,8 @@ static u32 bfs(const struct wc_faultinfo *fi, u32 s, u32 t)
 {
 	u32 *dist = malloc(fi->nnodes * sizeof(u32));
 	u32 *q = malloc(fi->nnodes * sizeof(u32));
-	u32 head = 0, tail = 0, i, r;
+	u32 r = tu_fi_bfs(fi, s, t, dist, q);
 
-	for (i = 0; i < fi->nnodes; i++)
-		dist[i] = U32_MAX;
-	dist[s] = 0;
-	q[tail++] = s;
-	while (head < tail) {
-		u32 n = q[head++], x = wc_fi_x(fi, n), y = wc_fi_y(fi, n);
-		u32 nb[4], c = 0, k;
-
-		if (x > 0)
-			nb[c++] = n - 1;
-		if (x + 1 < fi->w)
-			nb[c++] = n + 1;
-		if (y > 0)
-			nb[c++] = n - fi->w;
-		if (y + 1 < fi->h)
-			nb[c++] = n + fi->w;
-		for (k = 0; k < c; k++) {
-			if (dist[nb[k]] != U32_MAX || wc_fi_in_block(fi, nb[k]))
-				continue;
-			dist[nb[k]] = dist[n] + 1;
-			q[tail++] = nb[k];
-		}
-	}
-	r = dist[t];
 	free(dist);
 	free(q);
 	return r;
@@ -195,7 +151,7 @@ static void test_random(void)
 		struct wc_faultinfo fi;
 		u32 i, j, n;
 
-		nf = random_faults(w, h, nf, f);
+		nf = tu_random_faults(&rng_state, w, h, nf, f);
 		if (wc_fi_build(&fi, w, h, f, nf, NULL, 0, NULL)) {
 			bad_blocks++;
 			free(f);
@@ -404,7 +360,7 @@ static void test_tables(void)
 		struct wc_fi_record *r;
 		u32 n, q, i, j;
 
-		nf = random_faults(w, h, nf, f);
+		nf = tu_random_faults(&rng_state, w, h, nf, f);
 		wc_fi_build(&fi, w, h, f, nf, NULL, 0, NULL);
 		wc_fi_tables_build(&fi, &t);
 		r = calloc(8 * fi.nblocks + 1, sizeof(*r));
@@ -445,7 +401,7 @@ static void test_big(void)
 	size_t bytes;
 
 	rng_state = 12345;
-	nf = random_faults(256, 256, nf, f);
+	nf = tu_random_faults(&rng_state, 256, 256, nf, f);
 	is_int(wc_fi_build(&fi, 256, 256, f, nf, NULL, 0, NULL), 0,
 	       "256x256 with 1%% faulty nodes builds");
 	is_int(wc_fi_tables_build(&fi, &t), 0, "and its router tables");

@@ -10,15 +10,13 @@
 
 #include "ftmcast.h"
 #include "tap.h"
+#include "testutil.h"
 
 static u64 rng_state = 2463534242ull;
 
 static u32 rnd(u32 n)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (u32)((rng_state >> 11) % n);
+	return tu_rand_hi(&rng_state, n);
 }
 
 static bool has_vertex(const struct wc_mt *t, u32 x, u32 y)
@@ -174,37 +172,6 @@ static void test_fig7a(void)
 	wc_fi_free(&fi);
 }
 
-/* Shortest path length avoiding blocks, or U32_MAX. */
-static u32 bfs(const struct wc_faultinfo *fi, u32 s, u32 t, u32 *dist, u32 *q)
-{
-	u32 head = 0, tail = 0, i;
-
-	for (i = 0; i < fi->nnodes; i++)
-		dist[i] = U32_MAX;
-	dist[s] = 0;
-	q[tail++] = s;
-	while (head < tail) {
-		u32 n = q[head++], x = wc_fi_x(fi, n), y = wc_fi_y(fi, n);
-		u32 nb[4], c = 0, k;
-
-		if (x > 0)
-			nb[c++] = n - 1;
-		if (x + 1 < fi->w)
-			nb[c++] = n + 1;
-		if (y > 0)
-			nb[c++] = n - fi->w;
-		if (y + 1 < fi->h)
-			nb[c++] = n + fi->w;
-		for (k = 0; k < c; k++) {
-			if (dist[nb[k]] != U32_MAX || wc_fi_in_block(fi, nb[k]))
-				continue;
-			dist[nb[k]] = dist[n] + 1;
-			q[tail++] = nb[k];
-		}
-	}
-	return dist[t];
-}
-
 struct tally {
 	u32 plans, dests, ok, noway, notsafe, inblock, revisits;
 	u32 bad_hop, bad_tree, bad_len, bad_status, stuck, bad_leaf, worse;
@@ -245,7 +212,7 @@ static void check_plan(const struct wc_faultinfo *fi, const struct wc_ft_plan *p
 			t->revisits++;
 	}
 	for (i = 0; i < p->ndst; i++) {
-		u32 d = p->dst[i], bd = bfs(fi, p->src, d, dist, q);
+		u32 d = p->dst[i], bd = tu_fi_bfs(fi, p->src, d, dist, q);
 		bool minimal = bd == wc_fi_distance(fi, p->src, d);
 
 		t->dests++;

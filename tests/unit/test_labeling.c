@@ -7,17 +7,8 @@
  * moves (and along shortest paths on meshes, as the paper states).
  */
 #include "tap.h"
+#include "testutil.h"
 #include "labeling.h"
-
-static u32 star_node(const char *perm)
-{
-	u8 p[WC_MAX_STAR_N];
-	u32 i, n = (u32)strlen(perm);
-
-	for (i = 0; i < n; i++)
-		p[i] = (u8)(perm[i] - '0');
-	return wc_star_rank(n, p);
-}
 
 /* Every label printed in Wang and Chu (Figure 3 text, Figure 5, Appendix). */
 static const struct {
@@ -42,7 +33,7 @@ static void test_star4_printed(void)
 	ok(!wc_labeling_init(&lb, &t), "S_4 labeling builds");
 	is_int(ARRAY_SIZE(s4_printed), 23, "the paper names 23 of 24 nodes");
 	for (i = 0; i < ARRAY_SIZE(s4_printed); i++) {
-		u32 got = lb.label[star_node(s4_printed[i].perm)];
+		u32 got = lb.label[tu_star_node(s4_printed[i].perm)];
 
 		if (got != s4_printed[i].label) {
 			diag("%s: got %u, paper %u", s4_printed[i].perm, got,
@@ -51,12 +42,12 @@ static void test_star4_printed(void)
 		}
 	}
 	is_int(bad, 0, "every printed S_4 label matches");
-	is_int(lb.label[star_node("1324")], 3, "l(1324) = 3");
-	is_int(lb.label[star_node("4213")], 6, "l(4213) = 6");
-	is_int(lb.label[star_node("4312")], 13, "l(4312) = 13");
-	is_int(lb.label[star_node("4231")], 23, "l(4231) = 23");
+	is_int(lb.label[tu_star_node("1324")], 3, "l(1324) = 3");
+	is_int(lb.label[tu_star_node("4213")], 6, "l(4213) = 6");
+	is_int(lb.label[tu_star_node("4312")], 13, "l(4312) = 13");
+	is_int(lb.label[tu_star_node("4231")], 23, "l(4231) = 23");
 	/* The unnamed node is the only one left, between 15 and 17. */
-	is_int(lb.label[star_node("4132")], 16, "the unnamed node 4132 gets 16");
+	is_int(lb.label[tu_star_node("4132")], 16, "the unnamed node 4132 gets 16");
 	wc_labeling_free(&lb);
 }
 

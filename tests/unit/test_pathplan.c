@@ -8,16 +8,14 @@
  * multicast star.
  */
 #include "tap.h"
+#include "testutil.h"
 #include "pathplan.h"
 
 static u64 rng_state = 0x9e3779b97f4a7c15ull;
 
 static u32 rnd(u32 n)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (u32)(rng_state % n);
+	return tu_rand_mod(&rng_state, n);
 }
 
 struct world {
@@ -125,19 +123,11 @@ static void brute(const struct world *w, u32 src, const u32 *d, u32 k,
 static void random_instance(const struct world *w, u32 kmax, u32 *src,
 			    u32 *d, u32 *k)
 {
-	u32 n = w->t.nnodes, i, j;
+	u32 n = w->t.nnodes;
 
 	*src = rnd(n);
 	*k = 1 + rnd(kmax);
-	for (i = 0; i < *k; i++) {
-again:
-		d[i] = rnd(n);
-		if (d[i] == *src)
-			goto again;
-		for (j = 0; j < i; j++)
-			if (d[j] == d[i])
-				goto again;
-	}
+	tu_random_dests(&rng_state, n, *src, *k, d);
 }
 
 static void against_brute(const char *name, u32 kind, u32 ndims,

@@ -5,18 +5,9 @@
  * on random instances over star graphs, meshes, tori and hypercubes.
  */
 #include "tap.h"
+#include "testutil.h"
 #include "startree.h"
 #include "pathplan.h"
-
-static u32 star_node(const char *perm)
-{
-	u8 p[WC_MAX_STAR_N];
-	u32 i, n = (u32)strlen(perm);
-
-	for (i = 0; i < n; i++)
-		p[i] = (u8)(perm[i] - '0');
-	return wc_star_rank(n, p);
-}
 
 static const char *const sample_dests[] = {
 	"2134", "2143", "1423", "2413", "1342", "1432", "3421", "2341",
@@ -37,14 +28,14 @@ static void test_sample(void)
 	struct wc_topo t;
 	struct wc_labeling lb;
 	struct wc_route_plan pl;
-	u32 n = 4, d[8], src = star_node("1324"), i, b, a, bad = 0;
+	u32 n = 4, d[8], src = tu_star_node("1324"), i, b, a, bad = 0;
 	bool mono;
 	const char *why = NULL;
 
 	wc_topo_init(&t, WC_TOPO_STAR, 1, &n, NULL);
 	wc_labeling_init(&lb, &t);
 	for (i = 0; i < 8; i++)
-		d[i] = star_node(sample_dests[i]);
+		d[i] = tu_star_node(sample_dests[i]);
 
 	is_int(wc_startree_plan(&lb, WC_ST_TREE, src, d, 8, &pl), 0,
 	       "sample: tree-based plan");

@@ -7,32 +7,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench.h"
 #include "dcf.h"
 
 #define RUNS 9
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
 
 static void bench_scheme(u32 scheme, u32 side)
 {
@@ -43,21 +22,21 @@ static void bench_scheme(u32 scheme, u32 side)
 
 	for (i = 0; i < RUNS; i++) {
 		struct dcf_sched s;
-		double t0 = now_ms(), t1;
+		double t0 = bench_wall_ms(), t1;
 
 		if (dcf_build(&s, scheme, side, 0, NULL, NULL))
 			exit(1);
-		t1 = now_ms();
+		t1 = bench_wall_ms();
 		if (dcf_check(&s, DCF_CHAN_VC, &tm, &r))
 			exit(1);
 		build[i] = t1 - t0;
-		check[i] = now_ms() - t1;
+		check[i] = bench_wall_ms() - t1;
 		dcf_free(&s);
 	}
 	printf("%s_%ux%u_build: %.3f ms\n", dcf_scheme_name(scheme), side, side,
-	       median(build, RUNS));
+	       bench_median(build, RUNS));
 	printf("%s_%ux%u_check: %.3f ms\n", dcf_scheme_name(scheme), side, side,
-	       median(check, RUNS));
+	       bench_median(check, RUNS));
 	printf("%s_%ux%u_shared_pairs: %llu pairs\n", dcf_scheme_name(scheme),
 	       side, side, (unsigned long long)r.shared_pairs);
 	printf("%s_%ux%u_theorem1_failures: %llu pairs\n",
@@ -103,15 +82,15 @@ int main(void)
 	bench_scheme(DCF_SCHEME_DCF, 64);
 	bench_scheme(DCF_SCHEME_EDN, 64);
 	for (i = 0; i < 3; i++) {
-		double t0 = now_ms();
+		double t0 = bench_wall_ms();
 
 		if (dcf_search_blocks(DCF_CHAN_VC, sides, 2, 0, &res))
 			return 1;
-		t[i] = now_ms() - t0;
+		t[i] = bench_wall_ms() - t0;
 		dcf_search_free(&res);
 	}
 	printf("dcf_block_search_4x4_8x8: %.1f ms (%u candidates, %u valid)\n",
-	       median(t, 3), res.examined, res.valid);
+	       bench_median(t, 3), res.examined, res.valid);
 	latency_table();
 	return 0;
 }

@@ -12,34 +12,13 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench.h"
 #include "dstm.h"
 #include "dstm_fault.h"
 #include "roskind_tarjan.h"
 
 #define RUNS 7
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
 
 static int build(struct wc_dstm *d, int which, u32 n)
 {
@@ -67,16 +46,16 @@ static int speed(void)
 
 	for (r = 0; r < RUNS; r++) {
 		struct wc_dstm d;
-		double t0 = now_ms();
+		double t0 = bench_wall_ms();
 
 		if (build(&d, 1, n))
 			return 1;
 		wc_sptree_router_table(&d.tree[0], e, nop);
 		wc_sptree_router_table(&d.tree[1], e, nop);
-		t[r] = now_ms() - t0;
+		t[r] = bench_wall_ms() - t0;
 		wc_dstm_free(&d);
 	}
-	printf("dstm1_trees_and_tables_256x256: %.2f ms\n", median(t, RUNS));
+	printf("dstm1_trees_and_tables_256x256: %.2f ms\n", bench_median(t, RUNS));
 	free(e);
 	free(nop);
 
@@ -92,14 +71,14 @@ static int speed(void)
 			double t0;
 
 			wc_rt_random_order(order, m, r);
-			t0 = now_ms();
+			t0 = bench_wall_ms();
 			if (wc_rt_torus_trees(&tp, order, m, 0, tr))
 				return 1;
-			t[r] = now_ms() - t0;
+			t[r] = bench_wall_ms() - t0;
 			wc_sptree_free(&tr[0]);
 			wc_sptree_free(&tr[1]);
 		}
-		printf("roskind_tarjan_33x33: %.2f ms\n", median(t, RUNS));
+		printf("roskind_tarjan_33x33: %.2f ms\n", bench_median(t, RUNS));
 		free(order);
 	}
 
@@ -127,21 +106,21 @@ static int speed(void)
 		for (i = 1; i < nn; i++)
 			dests[i - 1] = i;
 		for (r = 0; r < RUNS; r++) {
-			double t0 = now_ms();
+			double t0 = bench_wall_ms();
 
 			nf = wc_dstm_encode(&tab, 0, dests, nn - 1, false, work, f,
 					    WC_DSTM_MAX_FLITS(nn));
-			t[r] = now_ms() - t0;
+			t[r] = bench_wall_ms() - t0;
 		}
-		printf("header_broadcast_64x64: %.3f ms (%d flits)\n", median(t, RUNS), nf);
+		printf("header_broadcast_64x64: %.3f ms (%d flits)\n", bench_median(t, RUNS), nf);
 		for (r = 0; r < RUNS; r++) {
-			double t0 = now_ms();
+			double t0 = bench_wall_ms();
 
 			for (i = 0; i < 1000; i++)
 				wc_dstm_encode(&tab, 0, &dests[i], 1, false, work, f, 1);
-			t[r] = (now_ms() - t0) * 1e3 / 1000;
+			t[r] = (bench_wall_ms() - t0) * 1e3 / 1000;
 		}
-		printf("header_unicast_64x64: %.3f us\n", median(t, RUNS));
+		printf("header_unicast_64x64: %.3f us\n", bench_median(t, RUNS));
 		free(e);
 		free(nop);
 		free(dests);
@@ -201,7 +180,7 @@ static int fig8(int argc, char **argv)
 	       "RT minCD", "RT avgCD", "D1 AD", "D2 AD", "RT AD", "seconds");
 	for (si = 0; si < ns; si++) {
 		u32 n = sizes[si], m, *order, cdmin = U32_MAX, cd[3];
-		double ad[3], cdsum = 0, adsum = 0, t0 = now_ms();
+		double ad[3], cdsum = 0, adsum = 0, t0 = bench_wall_ms();
 		struct wc_topo tp;
 		u32 dims[2] = { n, n };
 		long o;
@@ -240,7 +219,7 @@ static int fig8(int argc, char **argv)
 		free(order);
 		printf("%2ux%-3u %8u %8u %8u %8.2f | %8.3f %8.3f %8.3f | %8.1f\n", n, n,
 		       cd[1], cd[2], cdmin, cdsum / orders, ad[1], ad[2],
-		       adsum / orders, (now_ms() - t0) / 1e3);
+		       adsum / orders, (bench_wall_ms() - t0) / 1e3);
 		fflush(stdout);
 	}
 	return 0;

@@ -15,9 +15,9 @@
  * "saturated" flag).  Usage: bench_engine [--quick]
  */
 #include <string.h>
-#include <time.h>
 
 #include "../wormsim/sim.c"
+#include "bench.h"
 
 #define RUNS		5
 #define BISECT_STEPS	8
@@ -34,28 +34,6 @@ static const struct bench_case cases[] = {
 };
 
 static const u32 fractions[] = { 10, 50, 90 };
-
-/* CPU seconds of this (single-threaded) process. */
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static int setup(struct sim_config *cfg, const struct bench_case *c,
 		 const char *cycles, const char *warmup)
@@ -133,15 +111,15 @@ int main(int argc, char **argv)
 			struct sim_result r;
 
 			for (k = 0; k < RUNS; k++) {
-				t = now_s();
+				t = bench_cpu_s();
 				if (sim_run(&cfg, load, &r))
 					return 1;
-				t = now_s() - t;
+				t = bench_cpu_s() - t;
 				hops_s[k] = r.flit_hops_total / t;
 				cyc_s[k] = r.cycles_total / t;
 				step_s[k] = r.cycles_stepped / t;
 			}
-			mh = median(hops_s, RUNS);
+			mh = bench_median(hops_s, RUNS);
 			printf("%s.load%u.offered: %.4f flits/node/cycle\n",
 			       c->name, fractions[f], load);
 			printf("%s.load%u.flit_hops: %llu flit-hops in %llu cycles\n",
@@ -151,9 +129,9 @@ int main(int argc, char **argv)
 			printf("%s.load%u.flit_hops_per_s: %.2f M/s\n", c->name,
 			       fractions[f], mh / 1e6);
 			printf("%s.load%u.cycles_per_s: %.1f k/s\n", c->name,
-			       fractions[f], median(cyc_s, RUNS) / 1e3);
+			       fractions[f], bench_median(cyc_s, RUNS) / 1e3);
 			printf("%s.load%u.stepped_cycles_per_s: %.1f k/s\n",
-			       c->name, fractions[f], median(step_s, RUNS) / 1e3);
+			       c->name, fractions[f], bench_median(step_s, RUNS) / 1e3);
 			printf("%s.load%u.latency_mean: %.1f cycles\n", c->name,
 			       fractions[f], r.cls[SIM_UNICAST].mean);
 			if (!strncmp(c->name, "torus", 5) &&

@@ -19,8 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench.h"
+#include "testutil.h"
 #include "ftmcast.h"
 
 #define SIDE 50
@@ -30,47 +31,7 @@ static u64 rng_state = 0x2545f4914f6cdd1dull;
 
 static u32 rnd(u32 n)
 {
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return (u32)((rng_state >> 11) % n);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
-
-static void random_faults(u32 w, u32 h, u32 k, u32 *out)
-{
-	u8 *used = calloc(w * h, 1);
-	u32 n = 0;
-
-	while (n < k) {
-		u32 v = rnd(w * h);
-
-		if (!used[v]) {
-			used[v] = 1;
-			out[n++] = v;
-		}
-	}
-	free(used);
+	return tu_rand_hi(&rng_state, n);
 }
 
 struct point {
@@ -94,7 +55,7 @@ static bool instance(u32 nfaults, u32 k, u32 trial, struct point *acc)
 	struct wc_faultinfo fi;
 	u32 src, ncand = 0, n = 0, i, s;
 
-	random_faults(SIDE, SIDE, nfaults, f);
+	tu_random_faults(&rng_state, SIDE, SIDE, nfaults, f);
 	wc_fi_build(&fi, SIDE, SIDE, f, nfaults, NULL, 0, NULL);
 	/* a random healthy source: the healthy nodes are the candidates */
 	for (i = 0; i < fi.nnodes; i++)
@@ -120,12 +81,12 @@ static bool instance(u32 nfaults, u32 k, u32 trial, struct point *acc)
 	for (s = WC_FT_STRATEGY1; s <= WC_FT_STRATEGY3; s++) {
 		struct wc_ft_plan_opts o = { .strategy = s, .seed = trial + 1 };
 		struct wc_ft_plan p;
-		double t0 = now();
+		double t0 = bench_wall_ms();
 
 		if (wc_ft_plan(&fi, src, dst, n, &o, &p, NULL))
 			continue;
 		if (s == WC_FT_STRATEGY3)
-			acc->ms3 += (now() - t0) * 1e3;
+			acc->ms3 += bench_wall_ms() - t0;
 		if (p.nreached != n)
 			fprintf(stderr, "bench_faults: %u of %u reached (a bug)\n",
 				p.nreached, n);
@@ -202,25 +163,25 @@ static void speed(void)
 	double t[RUNS], tt[RUNS], tp[RUNS];
 	u32 nf = 256 * 256 / 100, *f = calloc(nf, sizeof(u32)), r, nb = 0;
 
-	random_faults(256, 256, nf, f);
+	tu_random_faults(&rng_state, 256, 256, nf, f);
 	for (r = 0; r < RUNS; r++) {
 		struct wc_faultinfo fi;
 		struct wc_fi_tables tb;
-		double t0 = now();
+		double t0 = bench_wall_ms();
 
 		wc_fi_build(&fi, 256, 256, f, nf, NULL, 0, NULL);
-		t[r] = (now() - t0) * 1e3;
-		t0 = now();
+		t[r] = bench_wall_ms() - t0;
+		t0 = bench_wall_ms();
 		wc_fi_tables_build(&fi, &tb);
-		tt[r] = (now() - t0) * 1e3;
+		tt[r] = bench_wall_ms() - t0;
 		nb = fi.nblocks;
 		wc_fi_tables_free(&tb);
 		wc_fi_free(&fi);
 	}
 	printf("fault_info_256x256_1pct_blocks: %u blocks\n", nb);
-	printf("fault_info_256x256_1pct_build: %.2f ms\n", median(t, RUNS));
+	printf("fault_info_256x256_1pct_build: %.2f ms\n", bench_median(t, RUNS));
 	printf("fault_info_256x256_1pct_router_tables: %.2f ms\n",
-	       median(tt, RUNS));
+	       bench_median(tt, RUNS));
 	free(f);
 	for (r = 0; r < RUNS; r++) {
 		struct point p;
@@ -229,7 +190,7 @@ static void speed(void)
 		instance(150, 120, r, &p);
 		tp[r] = p.ms3;
 	}
-	printf("strategy3_50x50_150faults_120dests: %.2f ms\n", median(tp, RUNS));
+	printf("strategy3_50x50_150faults_120dests: %.2f ms\n", bench_median(tp, RUNS));
 }
 
 int main(int argc, char **argv)

@@ -9,8 +9,9 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench.h"
+#include "testutil.h"
 #include "pathplan.h"
 #include "startree.h"
 
@@ -20,41 +21,13 @@ static u64 seed = 0x2545f4914f6cdd1dull;
 
 static u32 rnd(u32 n)
 {
-	seed ^= seed << 13;
-	seed ^= seed >> 7;
-	seed ^= seed << 17;
-	return (u32)(seed % n);
-}
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
+	return tu_rand_mod(&seed, n);
 }
 
 static void pick(u32 n, u32 k, u32 *src, u32 *d)
 {
-	u8 *used = calloc(n, 1);
-	u32 i;
-
 	*src = rnd(n);
-	used[*src] = 1;
-	for (i = 0; i < k; i++) {
-		do
-			d[i] = rnd(n);
-		while (used[d[i]]);
-		used[d[i]] = 1;
-	}
-	free(used);
+	tu_random_dests(&seed, n, *src, k, d);
 }
 
 /* algo < 16: a pathplan algorithm; else startree algo + 16 */
@@ -75,7 +48,7 @@ static void bench(const char *what, u32 kind, u32 ndims, const u32 *dims,
 		int err;
 
 		pick(t.nnodes, k, &src, d);
-		t0 = now_ms();
+		t0 = bench_wall_ms();
 		if (algo < 16) {
 			struct wc_mstar st;
 
@@ -91,14 +64,13 @@ static void bench(const char *what, u32 kind, u32 ndims, const u32 *dims,
 			if (!err)
 				wc_route_plan_free(&pl);
 		}
-		ms[r] = now_ms() - t0;
+		ms[r] = bench_wall_ms() - t0;
 		if (err) {
 			printf("%s: error %d\n", what, err);
 			goto out;
 		}
 	}
-	qsort(ms, RUNS, sizeof(double), cmp_double);
-	printf("%s.median: %.3f ms\n", what, ms[RUNS / 2]);
+	printf("%s.median: %.3f ms\n", what, bench_median(ms, RUNS));
 	printf("%s.last_result: %u %s\n", what, metric,
 	       algo == WC_PP_OTMS ? "channels_max" : "channels_total");
 out:

@@ -9,12 +9,12 @@
  * against the paper's closed form; text, JSON (-j) or SVG (one panel per
  * step).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dcf.h"
+#include "plan_common.h"
 #include "wormctl.h"
 
 struct dcf_args {
@@ -35,52 +35,31 @@ static void usage(void)
 		"       N is a power of two from 4 to 64\n");
 }
 
-static int parse_u32(const char *s, u32 max, u32 *out)
+/* Timing parameters: 0 to 10^6. */
+static int parse_time(const char *s, u64 *out)
 {
-	char *end;
-	unsigned long v;
-
-	if (!s || !*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = (u32)v;
-	return 0;
-}
-
-static int parse_u64(const char *s, u64 *out)
-{
-	u32 v;
-
-	if (parse_u32(s, 1000000, &v))
-		return -1;
-	*out = v;
-	return 0;
+	return plan_parse_u64(s, 1000000, out);
 }
 
 static int parse_args(int argc, char **argv, struct dcf_args *a)
 {
-	char buf[32], *x;
+	u32 dims[2];
 	int i;
 
 	memset(a, 0, sizeof(*a));
 	a->tm.tc = 1;
 	a->tm.len = 32;
-	snprintf(buf, sizeof(buf), "%s", argv[1]);
-	x = strchr(buf, 'x');
-	if (!x) {
+	if (!strchr(argv[1], 'x')) {
 		fprintf(stderr, "wormctl: torus size must be NxN, got '%s'\n", argv[1]);
 		return 1;
 	}
-	*x = 0;
-	if (parse_u32(buf, DCF_MAX_SIDE, &a->side) || strcmp(buf, x + 1) ||
-	    !dcf_side_ok(a->side)) {
+	if (plan_parse_dims(argv[1], dims, 2, DCF_MAX_SIDE) != 2 ||
+	    dims[0] != dims[1] || !dcf_side_ok(dims[0])) {
 		fprintf(stderr, "wormctl: '%s': the torus must be square, a power of two from 4x4 to 64x64\n",
 			argv[1]);
 		return 1;
 	}
+	a->side = dims[0];
 	a->scheme = (u32)dcf_scheme_parse(argv[2]);
 	for (i = 3; i < argc; i++) {
 		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -91,16 +70,18 @@ static int parse_args(int argc, char **argv, struct dcf_args *a)
 			return 2;
 		}
 		if (!strcmp(opt, "--src")) {
-			char s[32], *comma;
+			const u32 grid[2] = { a->side, a->side };
+			const char *end;
+			u32 node;
 
-			snprintf(s, sizeof(s), "%s", val);
-			comma = strchr(s, ',');
-			if (comma)
-				*comma = 0;
-			bad = !comma || parse_u32(s, a->side - 1, &a->sx) ||
-			      parse_u32(comma + 1, a->side - 1, &a->sy);
+			end = plan_scan_coords(val, 2, grid, &node);
+			bad = !end || *end;
+			if (!bad) {
+				a->sx = node % a->side;
+				a->sy = node / a->side;
+			}
 		} else if (!strcmp(opt, "--step")) {
-			bad = parse_u32(val, 100000, &a->step) || !a->step;
+			bad = plan_parse_u32(val, 100000, &a->step) || !a->step;
 		} else if (!strcmp(opt, "--svg")) {
 			a->svg = val;
 		} else if (!strcmp(opt, "--channels")) {
@@ -111,13 +92,13 @@ static int parse_args(int argc, char **argv, struct dcf_args *a)
 			else
 				bad = 1;
 		} else if (!strcmp(opt, "--ts")) {
-			bad = parse_u64(val, &a->tm.ts);
+			bad = parse_time(val, &a->tm.ts);
 		} else if (!strcmp(opt, "--tc")) {
-			bad = parse_u64(val, &a->tm.tc);
+			bad = parse_time(val, &a->tm.tc);
 		} else if (!strcmp(opt, "--tr")) {
-			bad = parse_u64(val, &a->tm.tr);
+			bad = parse_time(val, &a->tm.tr);
 		} else if (!strcmp(opt, "--len")) {
-			bad = parse_u64(val, &a->tm.len);
+			bad = parse_time(val, &a->tm.len);
 		} else {
 			fprintf(stderr, "wormctl: unknown option '%s'\n", opt);
 			usage();
@@ -248,12 +229,13 @@ static int write_svg(const struct dcf_sched *s, const struct dcf_args *a,
 	}
 	cols = last - first + 1 < 3 ? last - first + 1 : 3;
 	got = calloc(s->nnodes, sizeof(*got));
-	f = fopen(a->svg, "w");
-	if (!f || !got) {
-		fprintf(stderr, "wormctl: cannot write %s: %s\n", a->svg, strerror(errno));
+	if (!got) {
+		fprintf(stderr, "wormctl: out of memory\n");
+		return 1;
+	}
+	f = plan_svg_create(a->svg);
+	if (!f) {
 		free(got);
-		if (f)
-			fclose(f);
 		return 1;
 	}
 	for (i = 0; i < s->nuni; i++)
@@ -301,13 +283,8 @@ static int write_svg(const struct dcf_sched *s, const struct dcf_args *a,
 			}
 		}
 	}
-	fprintf(f, "</svg>\n");
 	free(got);
-	if (fclose(f)) {
-		fprintf(stderr, "wormctl: cannot write %s\n", a->svg);
-		return 1;
-	}
-	return 0;
+	return plan_svg_finish(f, a->svg);
 }
 
 int plan_dcf(int argc, char **argv, const struct wormctl_opts *o)

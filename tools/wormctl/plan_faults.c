@@ -16,6 +16,7 @@
 
 #include "ftmcast.h"
 #include "json.h"
+#include "plan_common.h"
 #include "wormctl.h"
 
 #define PF "wormctl: plan faults: "
@@ -42,33 +43,15 @@ static int usage(const char *msg)
 	return 2;
 }
 
-/* Parse a decimal number in [0, max]; the whole string must be used. */
-static bool parse_u32(const char *s, const char **end, u32 max, u32 *v)
-{
-	char *e;
-	unsigned long x;
-
-	if (*s < '0' || *s > '9')
-		return false;
-	errno = 0;
-	x = strtoul(s, &e, 10);
-	if (errno || x > max)
-		return false;
-	*v = (u32)x;
-	*end = e;
-	return true;
-}
-
 /* "x,y" inside the mesh -> node id; *end after it. */
 static bool parse_xy(const struct req *r, const char *s, const char **end,
 		     u32 *node)
 {
-	u32 x, y;
+	const u32 dims[2] = { r->w, r->h };
 
-	if (!parse_u32(s, &s, r->w - 1, &x) || *s != ',' ||
-	    !parse_u32(s + 1, &s, r->h - 1, &y))
+	s = plan_scan_coords(s, 2, dims, node);
+	if (!s)
 		return false;
-	*node = x + r->w * y;
 	*end = s;
 	return true;
 }
@@ -120,18 +103,19 @@ static bool parse_links(struct req *r, const char *s)
 static int parse(int argc, char **argv, struct req *r)
 {
 	const char *s;
+	u32 dims[2];
 	int i;
 
 	if (argc < 3)
 		return usage("need: mesh WxH faults");
-	s = argv[1];
-	if (!parse_u32(s, &s, WC_FI_MAX_SIDE, &r->w) || *s != 'x' ||
-	    !parse_u32(s + 1, &s, WC_FI_MAX_SIDE, &r->h) || *s ||
-	    r->w < 2 || r->h < 2) {
+	if (plan_parse_dims(argv[1], dims, 2, WC_FI_MAX_SIDE) != 2 ||
+	    dims[0] < 2 || dims[1] < 2) {
 		fprintf(stderr, PF "bad mesh size \"%s\" (WxH, sides 2 to %u)\n",
 			argv[1], WC_FI_MAX_SIDE);
 		return 1;
 	}
+	r->w = dims[0];
+	r->h = dims[1];
 	r->strategy = WC_FT_STRATEGY3;
 	for (i = 3; i < argc; i++) {
 		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -153,12 +137,12 @@ static int parse(int argc, char **argv, struct req *r)
 			free(r->dst);
 			good = parse_list(r, val, &r->dst, &r->ndst);
 		} else if (!strcmp(opt, "--strategy")) {
-			good = parse_u32(val, &s, 3, &r->strategy) && !*s &&
+			good = !plan_parse_u32(val, 3, &r->strategy) &&
 			       r->strategy >= 1;
 		} else if (!strcmp(opt, "--seed")) {
-			u32 seed;
+			u32 seed = 0;
 
-			good = parse_u32(val, &s, U32_MAX, &seed) && !*s;
+			good = !plan_parse_u32(val, U32_MAX, &seed);
 			r->seed = seed;
 		} else if (!strcmp(opt, "--svg")) {
 			r->svg = val;
@@ -372,13 +356,11 @@ static int write_svg(const char *path, const struct wc_faultinfo *fi,
 	static const char *const subnet_colour[] = {
 		"#d62728", "#1f77b4", "#2ca02c", "#9467bd",
 	};
-	FILE *fp = fopen(path, "w");
+	FILE *fp = plan_svg_create(path);
 	u32 i, n, b;
 
-	if (!fp) {
-		fprintf(stderr, PF "cannot write %s: %s\n", path, strerror(errno));
+	if (!fp)
 		return 1;
-	}
 	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" font-family=\"sans-serif\" font-size=\"9\">\n",
 		2 * PAD + (int)(fi->w - 1) * CELL, 2 * PAD + (int)(fi->h - 1) * CELL);
@@ -447,12 +429,7 @@ static int write_svg(const char *path, const struct wc_faultinfo *fi,
 			"stroke=\"#000000\" stroke-width=\"2\" class=\"source\"/>\n", cx_of(fi, wc_fi_x(fi, p->src)),
 			cy_of(fi, wc_fi_y(fi, p->src)));
 	}
-	fprintf(fp, "</svg>\n");
-	if (fclose(fp)) {
-		fprintf(stderr, PF "cannot write %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	return 0;
+	return plan_svg_finish(fp, path);
 }
 
 int plan_faults(int argc, char **argv, const struct wormctl_opts *opts)

@@ -17,7 +17,6 @@
  * source.  --dst may be repeated.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,7 @@
 #include "wormctl.h"
 #include "labeling.h"
 #include "pathplan.h"
+#include "plan_common.h"
 #include "startree.h"
 
 enum what { W_LABELS, W_PATHPLAN, W_STARTREE };
@@ -51,26 +51,11 @@ static void usage(void)
 		"LIST := NODE,NODE,... | NODE:NODE:... | all\n");
 }
 
-static int parse_u32(const char *s, u32 *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (!s || !*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > UINT32_MAX)
-		return -1;
-	*out = (u32)v;
-	return 0;
-}
-
 static int parse_topo(struct ctx *c)
 {
-	u32 kind, dims[WC_MAX_DIMS] = { 0 }, ndims = 0;
+	u32 kind, dims[WC_MAX_DIMS] = { 0 };
 	const char *why = NULL;
-	char buf[64], *tok, *save = NULL;
+	int ndims;
 
 	if (!strcmp(c->kind_word, "mesh"))
 		kind = WC_TOPO_MESH;
@@ -82,26 +67,17 @@ static int parse_topo(struct ctx *c)
 		kind = WC_TOPO_STAR;
 	else
 		return -1;
-	if (strlen(c->size_word) >= sizeof(buf)) {
-		fprintf(stderr, "wormctl: size \"%s\" too long\n", c->size_word);
+	ndims = plan_parse_dims(c->size_word, dims, WC_MAX_DIMS, U32_MAX);
+	if (ndims < 0) {
+		fprintf(stderr, "wormctl: bad size \"%s\"\n", c->size_word);
 		return 1;
 	}
-	strcpy(buf, c->size_word);
-	for (tok = strtok_r(buf, "x", &save); tok;
-	     tok = strtok_r(NULL, "x", &save)) {
-		if (ndims == WC_MAX_DIMS || parse_u32(tok, &dims[ndims])) {
-			fprintf(stderr, "wormctl: bad size \"%s\"\n",
-				c->size_word);
-			return 1;
-		}
-		ndims++;
-	}
-	if (!ndims || (kind > WC_TOPO_TORUS && ndims != 1)) {
+	if (kind > WC_TOPO_TORUS && ndims != 1) {
 		fprintf(stderr, "wormctl: bad size \"%s\" for %s\n",
 			c->size_word, c->kind_word);
 		return 1;
 	}
-	if (wc_topo_init(&c->t, kind, ndims, dims, &why)) {
+	if (wc_topo_init(&c->t, kind, (u32)ndims, dims, &why)) {
 		fprintf(stderr, "wormctl: %s %s: %s\n", c->kind_word,
 			c->size_word, why);
 		return 1;
@@ -117,11 +93,11 @@ static int parse_topo(struct ctx *c)
 static u32 parse_node(const struct ctx *c, const char *s)
 {
 	const struct wc_topo *t = &c->t;
-	u32 v, coords[WC_MAX_COORDS], n = 0, i;
-	char buf[64], *tok, *save = NULL;
+	u32 v, coords[WC_MAX_COORDS], i;
+	const char *end;
 
 	if (s[0] == '@')
-		return parse_u32(s + 1, &v) || v >= t->nnodes ?
+		return plan_parse_u32(s + 1, U32_MAX, &v) || v >= t->nnodes ?
 		       WC_NO_NODE : c->lb.node[v];
 	if (t->kind == WC_TOPO_STAR && strlen(s) == t->dims[0]) {
 		for (i = 0; i < t->dims[0]; i++) {
@@ -133,18 +109,12 @@ static u32 parse_node(const struct ctx *c, const char *s)
 			return wc_topo_node(t, coords);
 	}
 	if (strchr(s, ',')) {
-		if (t->kind > WC_TOPO_TORUS || strlen(s) >= sizeof(buf))
+		if (t->kind > WC_TOPO_TORUS)
 			return WC_NO_NODE;
-		strcpy(buf, s);
-		for (tok = strtok_r(buf, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save)) {
-			if (n == t->ndims || parse_u32(tok, &coords[n]))
-				return WC_NO_NODE;
-			n++;
-		}
-		return n == t->ndims ? wc_topo_node(t, coords) : WC_NO_NODE;
+		end = plan_scan_coords(s, t->ndims, t->dims, &v);
+		return end && !*end ? v : WC_NO_NODE;
 	}
-	return parse_u32(s, &v) || v >= t->nnodes ? WC_NO_NODE : v;
+	return plan_parse_u32(s, U32_MAX, &v) || v >= t->nnodes ? WC_NO_NODE : v;
 }
 
 static void node_name(const struct ctx *c, u32 v, char *buf, size_t len)
@@ -274,13 +244,11 @@ static void svg_line(FILE *f, const struct ctx *c, u32 H, u32 a, u32 b,
 
 static FILE *svg_open(const struct ctx *c, const char *path, u32 *H)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = plan_svg_create(path);
 	u32 W;
 
-	if (!f) {
-		fprintf(stderr, "wormctl: %s: %s\n", path, strerror(errno));
+	if (!f)
 		return NULL;
-	}
 	svg_extent(c, &W, H);
 	fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%u' "
 		"height='%u' font-family='sans-serif' font-size='10'>\n",
@@ -406,8 +374,7 @@ static int do_labels(struct ctx *c, bool table, const char *svg)
 				 "stroke='#1f77b4' stroke-width='3' "
 				 "stroke-opacity='0.6'");
 		svg_nodes(f, c, y, NULL);
-		fprintf(f, "</svg>\n");
-		fclose(f);
+		return plan_svg_finish(f, svg);
 	}
 	return 0;
 }
@@ -420,7 +387,7 @@ static int do_pathplan(struct ctx *c, enum wc_pathplan_algo algo, u32 src,
 	struct wc_mstar ms;
 	u32 w, j, n, *path, H;
 	char name[32];
-	int err;
+	int err, ret = 0;
 
 	err = wc_pathplan(&c->lb, algo, src, dests, k, &ms);
 	if (err) {
@@ -504,13 +471,12 @@ static int do_pathplan(struct ctx *c, enum wc_pathplan_algo algo, u32 src,
 				svg_line(f, c, H, path[j - 1], path[j], style);
 		}
 		svg_nodes(f, c, H, mark);
-		fprintf(f, "</svg>\n");
-		fclose(f);
+		ret = plan_svg_finish(f, svg);
 		free(mark);
 	}
 	free(path);
 	wc_mstar_free(&ms);
-	return 0;
+	return ret;
 }
 
 static int do_startree(struct ctx *c, enum wc_startree_algo algo, u32 src,
@@ -519,7 +485,7 @@ static int do_startree(struct ctx *c, enum wc_startree_algo algo, u32 src,
 	struct wc_route_plan pl;
 	u32 b, j, H;
 	char name[32];
-	int err;
+	int err, ret = 0;
 
 	err = wc_startree_plan(&c->lb, algo, src, dests, k, &pl);
 	if (err) {
@@ -585,12 +551,11 @@ static int do_startree(struct ctx *c, enum wc_startree_algo algo, u32 src,
 					 pl.br[b].nodes[j], style);
 		}
 		svg_nodes(f, c, H, mark);
-		fprintf(f, "</svg>\n");
-		fclose(f);
+		ret = plan_svg_finish(f, svg);
 		free(mark);
 	}
 	wc_route_plan_free(&pl);
-	return 0;
+	return ret;
 }
 
 int plan_paths(int argc, char **argv, const struct wormctl_opts *o)

@@ -16,6 +16,7 @@
 
 #include "wormctl.h"
 #include "dstm.h"
+#include "plan_common.h"
 #include "roskind_tarjan.h"
 
 #define METRICS_MAX_NODES 4096	/* exhaustive CD/AD is O(N^2) */
@@ -40,40 +41,6 @@ static int usage(void)
 	return 2;
 }
 
-static int parse_u64(const char *s, u64 max, u64 *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_dims(const char *s, u32 *k, u32 *m)
-{
-	char buf[32], *x;
-	u64 a, b;
-
-	if (strlen(s) >= sizeof(buf))
-		return -1;
-	strcpy(buf, s);
-	x = strchr(buf, 'x');
-	if (!x)
-		return -1;
-	*x = 0;
-	if (parse_u64(buf, 1u << 20, &a) || parse_u64(x + 1, 1u << 20, &b))
-		return -1;
-	*k = (u32)a;
-	*m = (u32)b;
-	return 0;
-}
-
 static int parse_list(const char *s, u32 n, struct tree_opts *t)
 {
 	const char *p = s;
@@ -83,13 +50,13 @@ static int parse_list(const char *s, u32 n, struct tree_opts *t)
 	while (t->dst) {
 		char item[24];
 		size_t len = strcspn(p, ",");
-		u64 v;
+		u32 v;
 
 		if (!len || len >= sizeof(item))
 			return -1;
 		memcpy(item, p, len);
 		item[len] = 0;
-		if (parse_u64(item, n - 1, &v))
+		if (plan_parse_u32(item, n - 1, &v))
 			return -1;
 		if (t->ndst == cap) {
 			u32 *bigger = realloc(t->dst, 2 * cap * sizeof(*t->dst));
@@ -99,7 +66,7 @@ static int parse_list(const char *s, u32 n, struct tree_opts *t)
 			t->dst = bigger;
 			cap *= 2;
 		}
-		t->dst[t->ndst++] = (u32)v;
+		t->dst[t->ndst++] = v;
 		if (!p[len])
 			return 0;
 		p += len + 1;
@@ -115,14 +82,18 @@ static int parse(int argc, char **argv, struct tree_opts *t)
 {
 	int i;
 	u64 v;
+	u32 dims[2];
 	const char *dst = NULL;
 
 	if (argc < 3)
 		return usage();
-	if (parse_dims(argv[1], &t->k, &t->m) || t->k < 2 || t->m < 2) {
+	if (plan_parse_dims(argv[1], dims, 2, 1u << 20) != 2 ||
+	    dims[0] < 2 || dims[1] < 2) {
 		fprintf(stderr, "wormctl plan torus: bad size '%s' (KxM, each at least 2)\n", argv[1]);
 		return 1;
 	}
+	t->k = dims[0];
+	t->m = dims[1];
 	t->algo = argv[2];
 	t->root = -1;
 	t->src = -1;
@@ -136,12 +107,12 @@ static int parse(int argc, char **argv, struct tree_opts *t)
 		}
 		i++;
 		if (!strcmp(opt, "--seed")) {
-			if (parse_u64(val, ULLONG_MAX, &t->seed)) {
+			if (plan_parse_u64(val, ULLONG_MAX, &t->seed)) {
 				fprintf(stderr, "wormctl plan torus: bad seed '%s'\n", val);
 				return 1;
 			}
 		} else if (!strcmp(opt, "--root") || !strcmp(opt, "--src")) {
-			if (parse_u64(val, (u64)t->k * t->m - 1, &v)) {
+			if (plan_parse_u64(val, (u64)t->k * t->m - 1, &v)) {
 				fprintf(stderr, "wormctl plan torus: bad node '%s' (0..%llu)\n",
 					val, (unsigned long long)t->k * t->m - 1);
 				return 1;
@@ -153,7 +124,7 @@ static int parse(int argc, char **argv, struct tree_opts *t)
 		} else if (!strcmp(opt, "--svg")) {
 			t->svg = val;
 		} else if (!strcmp(opt, "--tree")) {
-			if (parse_u64(val, 2, &v) || v < 1) {
+			if (plan_parse_u64(val, 2, &v) || v < 1) {
 				fprintf(stderr, "wormctl plan torus: --tree takes 1 or 2\n");
 				return 1;
 			}
@@ -318,15 +289,12 @@ static int write_svg(const struct tree_opts *t, const struct wc_sptree *trees,
 {
 	static const char *const colour[2] = { "#d62728", "#1f77b4" };
 	const struct wc_topo *tp = &trees[0].topo;
-	FILE *f = fopen(t->svg, "w");
+	FILE *f = plan_svg_create(t->svg);
 	u32 k, v, l;
 	char style[96];
 
-	if (!f) {
-		fprintf(stderr, "wormctl plan torus: cannot write %s: %s\n", t->svg,
-			strerror(errno));
+	if (!f)
 		return 1;
-	}
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\">\n",
 		2 * MARGIN + (t->k - 1) * CELL, 2 * MARGIN + (t->m - 1) * CELL + 20);
 	for (l = 0; l < wc_link_space(tp); l++) {
@@ -354,12 +322,7 @@ static int write_svg(const struct tree_opts *t, const struct wc_sptree *trees,
 	}
 	fprintf(f, "<text x=\"5\" y=\"%u\" font-size=\"11\">torus %ux%u %s: T1 red, T2 blue, unused dashed, roots gold</text>\n",
 		2 * MARGIN + (t->m - 1) * CELL + 12, t->k, t->m, t->algo);
-	fprintf(f, "</svg>\n");
-	if (fclose(f)) {
-		fprintf(stderr, "wormctl plan torus: cannot write %s\n", t->svg);
-		return 1;
-	}
-	return 0;
+	return plan_svg_finish(f, t->svg);
 }
 
 /* ------------------------------------------------------------ commands */
