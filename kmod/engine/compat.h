@@ -49,14 +49,16 @@ static inline void wc_free(const void *p)
 
 #define wc_snprintf snprintf
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int8_t s8;
-typedef int16_t s16;
-typedef int32_t s32;
-typedef int64_t s64;
+#include <linux/types.h>
+
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s8 s8;
+typedef __s16 s16;
+typedef __s32 s32;
+typedef __s64 s64;
 
 #ifndef U32_MAX
 #define U32_MAX UINT32_MAX
@@ -68,11 +70,20 @@ typedef int64_t s64;
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 #ifndef DIV_ROUND_UP
-#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define DIV_ROUND_UP(n, d) ({				\
+	__typeof__(d) d__ = (d);			\
+	((n) + d__ - 1) / d__;				\
+})
 #endif
 #ifndef min_t
-#define min_t(type, a, b) ((type)(a) < (type)(b) ? (type)(a) : (type)(b))
-#define max_t(type, a, b) ((type)(a) > (type)(b) ? (type)(a) : (type)(b))
+#define min_t(type, a, b) ({				\
+	type a__ = (a), b__ = (b);			\
+	a__ < b__ ? a__ : b__;				\
+})
+#define max_t(type, a, b) ({				\
+	type a__ = (a), b__ = (b);			\
+	a__ > b__ ? a__ : b__;				\
+})
 #endif
 
 static inline void *wc_zalloc(size_t size)

@@ -151,7 +151,8 @@ int wc_engine_params_check(const struct wc_engine_params *p,
 		return bad(why, "replication must be lockstep or async");
 	if (p->watchdog < 16 ||
 	    p->watchdog <= p->startup + p->router_delay + p->link_delay)
-		return bad(why, "watchdog must be at least 16 cycles and longer than startup + router_delay + link_delay");
+		return bad(why,
+			   "watchdog must be >= 16 and > startup + router_delay + link_delay");
 	(void)t;
 	return 0;
 }
@@ -609,9 +610,8 @@ static inline bool branch_needs(const struct wc_chan *k, u32 f)
  * unlink it, since it may be released (and reused) before the upstream is.
  * Returns where the walk over the branch list goes on.
  */
-static inline struct wc_chan **branch_unlink_done(struct wc_chan **pk,
-						   struct wc_chan *k,
-						   struct wc_chan *next)
+static inline struct wc_chan **
+branch_unlink_done(struct wc_chan **pk, struct wc_chan *k, struct wc_chan *next)
 {
 	if (k->sent == k->total) {
 		*pk = next;

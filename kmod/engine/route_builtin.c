@@ -153,7 +153,7 @@ static int unicast_check(const struct wc_topo *t,
 	}
 	if (t->kind == WC_TOPO_STAR && p->vcs < (3 * (t->dims[0] - 1)) / 2) {
 		if (why)
-			*why = "a star graph needs vcs >= its diameter (hop-indexed virtual channels)";
+			*why = "a star graph needs vcs >= its diameter (hop-indexed VCs)";
 		return -EINVAL;
 	}
 	return 0;

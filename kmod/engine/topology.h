@@ -37,7 +37,7 @@ enum wc_topo_kind {
 #define WC_MIN_STAR_N		2
 #define WC_MAX_STAR_N		7
 #define WC_MAX_NODES		5040	/* 7!: bound of an emulated fabric */
-#define WC_MAX_PLAN_NODES	(1u << 20)	/* bound for offline planning */
+#define WC_MAX_PLAN_NODES	1048576u	/* 2^20: bound for offline planning */
 #define WC_MAX_PORTS		12
 #define WC_NO_NODE		U32_MAX
 

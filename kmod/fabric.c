@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The fabric: injection queues, the NAPI poll that drives the engine, and
+ * delivery of frames to node devices.
+ *
+ * Path of a frame (Documentation/kernel.rst):
+ *   ndo_start_xmit -> node->txq (bounded; the device queue stops when full)
+ *   NAPI poll: txq -> destination set -> engine message -> wc_engine_run()
+ *   deliver callback: one skb clone per destination -> fabric->rxq
+ *   after the run: clone -> __dev_forward_skb() -> netif_receive_skb()
+ *   msg_done callback: the original skb is freed, releasing the sender's
+ *   socket memory (this is the end-to-end backpressure).
+ */
+#include <linux/etherdevice.h>
+#include <linux/idr.h>
+#include <linux/bitmap.h>
+#include <linux/ktime.h>
+
+#include "wormcast.h"
+
+static DEFINE_IDA(wc_fabric_ida);
+
+/* ------------------------------------------------------------ counters */
+
+static void wc_counters_init(struct wc_counters *cnt)
+{
+	u64_stats_init(&cnt->syncp);
+}
+
+static void wc_counters_sum(const struct wc_counters *cnt, u64 *sum)
+{
+	u64 v[WORMCAST_CNT_MAX + 1];
+	unsigned int start;
+	int i;
+
+	do {
+		start = u64_stats_fetch_begin(&cnt->syncp);
+		for (i = 0; i <= WORMCAST_CNT_MAX; i++)
+			v[i] = u64_stats_read(&cnt->c[i]);
+	} while (u64_stats_fetch_retry(&cnt->syncp, start));
+	for (i = 0; i <= WORMCAST_CNT_MAX; i++)
+		sum[i] += v[i];
+}
+
+/* Glue counters of @node (engine counters excluded) into @cnt. */
+void wc_node_read_counters(const struct wc_node *node, u64 *cnt)
+{
+	memset(cnt, 0, sizeof(u64) * (WORMCAST_CNT_MAX + 1));
+	wc_counters_sum(&node->tx_cnt, cnt);
+	wc_counters_sum(&node->napi_cnt, cnt);
+	cnt[WORMCAST_CNT_RX_FILTER_FALLBACK] =
+		atomic64_read(&node->rxf_fallbacks);
+}
+
+/* Sum of every node's glue counters plus the fabric device's drops. */
+void wc_fabric_read_counters(struct wc_fabric *f, u64 *cnt)
+{
+	u64 one[WORMCAST_CNT_MAX + 1];
+	u32 n;
+	int i;
+
+	memset(cnt, 0, sizeof(one));
+	for (n = 0; n < f->nnodes; n++) {
+		wc_node_read_counters(&f->nodes[n], one);
+		for (i = 0; i <= WORMCAST_CNT_MAX; i++)
+			cnt[i] += one[i];
+	}
+	cnt[WORMCAST_CNT_DROP_NOT_A_NODE] =
+		atomic64_read(&f->fabric_dev_drops);
+}
+
+/* Counted from the NAPI poll or the engine's callbacks. */
+static void wc_count_napi(struct wc_fabric *f, u32 node, int which, u64 n)
+{
+	wc_count_add(&f->nodes[node].napi_cnt, which, n);
+}
+
+/* ------------------------------------------------------------ engine ops */
+
+static void wc_op_deliver(void *priv, struct wc_msg *m, u32 node, u64 lat)
+{
+	struct wc_fabric *f = priv;
+	struct sk_buff *clone;
+
+	clone = skb_clone(m->cookie, GFP_ATOMIC);
+	if (!clone) {
+		wc_count_napi(f, node, WORMCAST_CNT_DROP_NOMEM, 1);
+		return;
+	}
+	wc_cb(clone)->src = m->src;
+	wc_cb(clone)->dst = node;
+	__skb_queue_tail(&f->rxq, clone);
+}
+
+static void wc_op_msg_done(void *priv, struct wc_msg *m)
+{
+	struct wc_fabric *f = priv;
+	struct sk_buff *skb = m->cookie;
+
+	if (unlikely(f->flush_reason)) {
+		/* aborted by wc_engine_flush(): destinations not reached */
+		wc_count_napi(f, m->src, f->flush_reason, 1);
+		kfree_skb(skb);
+	} else {
+		consume_skb(skb);
+	}
+	kfree(m);
+}
+
+static void wc_op_route_error(void *priv, struct wc_msg *m, u32 node, int err)
+{
+	struct wc_fabric *f = priv;
+
+	wc_count_napi(f, m->src, WORMCAST_CNT_DROP_ROUTE_ERROR, 1);
+	net_warn_ratelimited("%s: routing error %d at node %u (source %u)\n",
+			     netdev_name(f->dev), err, node, m->src);
+}
+
+#define WC_DUMP_LEN	1024
+
+static void wc_op_deadlock(void *priv, u64 cycle)
+{
+	struct wc_fabric *f = priv;
+	char *buf;
+
+	f->deadlocked = true;	/* the poll flushes after the run */
+	if (!net_ratelimit())
+		return;
+	buf = kmalloc(WC_DUMP_LEN, GFP_ATOMIC);
+	if (buf)
+		wc_engine_dump_waits(f->engine, buf, WC_DUMP_LEN);
+	pr_warn("wormcast: %s: deadlock watchdog fired at cycle %llu, flushing the fabric\n%s\n",
+		netdev_name(f->dev), cycle, buf ? buf : "(no memory for dump)");
+	kfree(buf);
+}
+
+static const struct wc_engine_ops wc_fabric_engine_ops = {
+	.deliver = wc_op_deliver,
+	.msg_done = wc_op_msg_done,
+	.route_error = wc_op_route_error,
+	.deadlock = wc_op_deadlock,
+};
+
+/* ------------------------------------------------------------ injection */
+
+static bool wc_node_up(const struct wc_node *node)
+{
+	struct net_device *dev = READ_ONCE(node->dev);
+
+	return dev && netif_running(dev);
+}
+
+/*
+ * Fill @m with the destinations of a frame to @mac sent by @src.  Returns
+ * 0, or the counter under which the frame is dropped (or filtered).
+ */
+static int wc_fill_dsts(struct wc_fabric *f, struct wc_msg *m, u32 src,
+			const u8 *mac)
+{
+	enum wc_dst_kind kind;
+	u32 n, target = 0;
+
+	kind = wc_dst_classify(mac, f->id, f->nnodes, src, &target);
+	switch (kind) {
+	case WC_DST_UNKNOWN:
+		return WORMCAST_CNT_DROP_UNKNOWN_DST;
+	case WC_DST_SELF:
+		return WORMCAST_CNT_DROP_SELF;
+	case WC_DST_NODE:
+		if (!wc_node_up(&f->nodes[target]))
+			return WORMCAST_CNT_DROP_DST_DOWN;
+		wc_msg_add_dst(f->engine, m, target);
+		return 0;
+	case WC_DST_BROADCAST:
+	case WC_DST_MULTICAST:
+		for (n = 0; n < f->nnodes; n++) {
+			struct wc_node *node = &f->nodes[n];
+
+			if (n == src || !wc_node_up(node))
+				continue;
+			if (kind == WC_DST_MULTICAST &&
+			    !wc_rxfilter_accepts(rcu_dereference(node->rxf),
+						 mac))
+				continue;
+			wc_msg_add_dst(f->engine, m, n);
+		}
+		return m->ndsts ? 0 : WORMCAST_CNT_TX_NO_RECEIVER;
+	}
+	return WORMCAST_CNT_DROP_UNKNOWN_DST;
+}
+
+/*
+ * Hand @skb, just taken from @node's queue, to the engine.  Returns false
+ * when no message could be allocated: the caller puts the frame back.
+ */
+static bool wc_submit(struct wc_fabric *f, struct wc_node *node,
+		      struct sk_buff *skb)
+{
+	u8 buf[ETH_ALEN];
+	const u8 *mac;
+	struct wc_msg *m;
+	int why;
+
+	mac = skb_header_pointer(skb, 0, ETH_ALEN, buf);
+	if (!mac) {
+		wc_count_napi(f, node->id, WORMCAST_CNT_DROP_BAD_FRAME, 1);
+		kfree_skb(skb);
+		return true;
+	}
+	m = kmalloc(f->msg_size, GFP_ATOMIC);
+	if (!m)
+		return false;
+	wc_msg_init(f->engine, m, node->id, skb->len, skb);
+	why = wc_fill_dsts(f, m, node->id, mac);
+	if (why) {
+		wc_count_napi(f, node->id, why, 1);
+		kfree(m);
+		if (why == WORMCAST_CNT_TX_NO_RECEIVER)
+			consume_skb(skb);
+		else
+			kfree_skb(skb);
+		return true;
+	}
+	wc_engine_submit(f->engine, m);
+	return true;
+}
+
+/* Move frames from the nodes' queues into the engine.  Engine lock held. */
+static void wc_inject(struct wc_fabric *f)
+{
+	unsigned long n;
+
+	for_each_set_bit(n, f->pending, f->nnodes) {
+		struct wc_node *node = &f->nodes[n];
+		struct net_device *dev = READ_ONCE(node->dev);
+		struct sk_buff *skb = NULL;
+
+		clear_bit(n, f->pending);
+		/* pairs with the set_bit() after enqueueing in xmit */
+		smp_mb__after_atomic();
+		while (wc_engine_backlog(f->engine, n) < WC_ENGINE_BACKLOG) {
+			spin_lock(&node->txq.lock);
+			skb = __skb_dequeue(&node->txq);
+			if (dev && netif_queue_stopped(dev) &&
+			    skb_queue_len(&node->txq) <= f->queue_len / 2)
+				netif_wake_queue(dev);
+			spin_unlock(&node->txq.lock);
+			if (!skb)
+				break;
+			if (!wc_submit(f, node, skb)) {
+				/* out of memory: retry at the next poll */
+				skb_queue_head(&node->txq, skb);
+				break;
+			}
+		}
+		if (!skb_queue_empty_lockless(&node->txq))
+			set_bit(n, f->pending);
+	}
+}
+
+/* ------------------------------------------------------------ delivery */
+
+/* Hand the clones collected by wc_op_deliver() to their node devices. */
+static int wc_deliver_all(struct wc_fabric *f)
+{
+	struct sk_buff *skb;
+	int n = 0;
+
+	while ((skb = __skb_dequeue(&f->rxq))) {
+		u32 dst = wc_cb(skb)->dst;
+		struct wc_node *node = &f->nodes[dst];
+		struct net_device *dev = READ_ONCE(node->dev);
+		unsigned int len = skb->len;
+
+		n++;
+		if (!dev || !netif_running(dev)) {
+			/* went down while the worm was in flight */
+			wc_count_napi(f, wc_cb(skb)->src,
+				      WORMCAST_CNT_DROP_DST_DOWN, 1);
+			kfree_skb(skb);
+			continue;
+		}
+		/* Frees the skb on failure (and counts it in the core's
+		 * rx_dropped of @dev); scrubs it when crossing netns.
+		 */
+		if (__dev_forward_skb(dev, skb) != NET_RX_SUCCESS) {
+			wc_count_napi(f, dst, WORMCAST_CNT_DROP_RX_ERROR, 1);
+			continue;
+		}
+		wc_count_napi(f, dst, WORMCAST_CNT_RX_FRAMES, 1);
+		wc_count_napi(f, dst, WORMCAST_CNT_RX_BYTES, len);
+		netif_receive_skb(skb);
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------ NAPI */
+
+/*
+ * Cycles the engine may run now.  Virtual time: a fixed slice.  Paced
+ * mode: as many cycles as wall time allows since the last one; an engine
+ * that was idle starts its clock now.  *@wait_ns: when to come back if
+ * no cycle is due yet.
+ */
+static u64 wc_pace_cycles(struct wc_fabric *f, bool was_idle, u64 *wait_ns)
+{
+	u32 ns = READ_ONCE(f->cycle_ns);
+	u64 now, cycles;
+
+	*wait_ns = 0;
+	if (!wc_engine_busy(f->engine))
+		return 0;
+	if (!ns)
+		return WC_POLL_CYCLES;
+	now = ktime_get_ns();
+	if (was_idle) {
+		f->pace_last_ns = now;
+		*wait_ns = ns;
+		return 0;
+	}
+	cycles = div_u64(now - f->pace_last_ns, ns);
+	if (cycles > WC_POLL_CYCLES) {
+		/* too far behind: forget the debt */
+		f->pace_last_ns = now;
+		return WC_POLL_CYCLES;
+	}
+	f->pace_last_ns += cycles * ns;
+	if (!cycles)
+		*wait_ns = f->pace_last_ns + ns - now;
+	return cycles;
+}
+
+static enum hrtimer_restart wc_pace_timer_fn(struct hrtimer *t)
+{
+	struct wc_fabric *f = container_of(t, struct wc_fabric, pace_timer);
+
+	napi_schedule(&f->napi);
+	return HRTIMER_NORESTART;
+}
+
+static int wc_poll(struct napi_struct *napi, int budget)
+{
+	struct wc_fabric *f = container_of(napi, struct wc_fabric, napi);
+	u64 wait_ns = 0;
+	bool more = false;
+	int done = 0, runs;
+
+	for (runs = 0; runs < WC_POLL_RUNS; runs++) {
+		const void *tables;
+		bool was_idle;
+		u64 cycles;
+
+		spin_lock(&f->engine_lock);
+		rcu_read_lock();
+		was_idle = !wc_engine_busy(f->engine);
+		wc_inject(f);
+		cycles = wc_pace_cycles(f, was_idle, &wait_ns);
+		tables = rcu_dereference(f->tables);
+		if (cycles)
+			wc_engine_run(f->engine, cycles, tables);
+		if (unlikely(f->deadlocked)) {
+			/* recover: the worms of a deadlock never finish */
+			f->flush_reason = WORMCAST_CNT_DROP_DEADLOCK;
+			wc_engine_flush(f->engine);
+			f->flush_reason = 0;
+			f->deadlocked = false;
+		}
+		more = wc_engine_busy(f->engine);
+		rcu_read_unlock();
+		spin_unlock(&f->engine_lock);
+
+		done += wc_deliver_all(f);
+		more = more || !bitmap_empty(f->pending, f->nnodes);
+		if (!more || done >= budget || wait_ns)
+			break;
+	}
+
+	if (done >= budget)
+		return budget;		/* stay scheduled */
+	if (more && !wait_ns)
+		return budget;		/* slice used up: yield, come back */
+	/* Armed while still scheduled, so that napi_disable() + cancel in
+	 * wc_fabric_stop() cannot miss it.
+	 */
+	if (wait_ns)
+		hrtimer_start(&f->pace_timer, ns_to_ktime(wait_ns),
+			      HRTIMER_MODE_REL);
+	napi_complete_done(napi, done);
+	return done;
+}
+
+/* ------------------------------------------------------------ xmit */
+
+netdev_tx_t wc_fabric_xmit(struct wc_node *node, struct sk_buff *skb)
+{
+	struct wc_fabric *f = node->fabric;
+	int drop = 0;
+
+	spin_lock(&node->txq.lock);
+	if (unlikely(READ_ONCE(f->dying))) {
+		drop = WORMCAST_CNT_DROP_FABRIC_DOWN;
+	} else if (unlikely(skb->len < ETH_HLEN)) {
+		drop = WORMCAST_CNT_DROP_BAD_FRAME;
+	} else {
+		wc_count_add(&node->tx_cnt, WORMCAST_CNT_TX_FRAMES, 1);
+		wc_count_add(&node->tx_cnt, WORMCAST_CNT_TX_BYTES, skb->len);
+		__skb_queue_tail(&node->txq, skb);
+		/* backpressure: the qdisc holds further frames */
+		if (skb_queue_len(&node->txq) >= f->queue_len)
+			netif_stop_queue(node->dev);
+	}
+	if (drop)
+		wc_count_add(&node->tx_cnt, drop, 1);
+	spin_unlock(&node->txq.lock);
+
+	if (drop) {
+		kfree_skb(skb);
+		return NETDEV_TX_OK;
+	}
+	set_bit(node->id, f->pending);
+	napi_schedule(&f->napi);
+	return NETDEV_TX_OK;
+}
+
+/* Drop every queued frame of @node (teardown). */
+void wc_node_purge(struct wc_node *node)
+{
+	struct sk_buff_head q;
+	u32 n;
+
+	__skb_queue_head_init(&q);
+	spin_lock_bh(&node->txq.lock);
+	skb_queue_splice_init(&node->txq, &q);
+	n = skb_queue_len(&q);
+	if (n)
+		wc_count_add(&node->tx_cnt, WORMCAST_CNT_DROP_FABRIC_DOWN, n);
+	spin_unlock_bh(&node->txq.lock);
+	__skb_queue_purge(&q);
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
+				  const struct wc_engine_params *params,
+				  u32 queue_len, u32 cycle_ns,
+				  const char **why)
+{
+	struct wc_fabric *f;
+	int id;
+	u32 n;
+
+	f = kvzalloc(struct_size(f, nodes, topo->nnodes), GFP_KERNEL);
+	if (!f)
+		goto nomem;
+	f->pending = bitmap_zalloc(topo->nnodes, GFP_KERNEL);
+	if (!f->pending)
+		goto nomem_free;
+	id = ida_alloc_range(&wc_fabric_ida, WC_FABRIC_ID_MIN,
+			     WC_FABRIC_ID_MAX, GFP_KERNEL);
+	if (id < 0) {
+		*why = "too many fabrics";
+		bitmap_free(f->pending);
+		kvfree(f);
+		return ERR_PTR(id);
+	}
+	f->id = id;
+	f->topo = *topo;
+	f->params = *params;
+	f->queue_len = queue_len;
+	f->cycle_ns = cycle_ns;
+	f->nnodes = topo->nnodes;
+	kref_init(&f->ref);
+	INIT_LIST_HEAD(&f->list);
+	spin_lock_init(&f->engine_lock);
+	__skb_queue_head_init(&f->rxq);
+	atomic64_set(&f->fabric_dev_drops, 0);
+	hrtimer_init(&f->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	f->pace_timer.function = wc_pace_timer_fn;
+	for (n = 0; n < f->nnodes; n++) {
+		struct wc_node *node = &f->nodes[n];
+
+		node->fabric = f;
+		node->id = n;
+		skb_queue_head_init(&node->txq);
+		wc_counters_init(&node->tx_cnt);
+		wc_counters_init(&node->napi_cnt);
+		atomic64_set(&node->rxf_fallbacks, 0);
+	}
+	f->engine = wc_engine_create(&f->topo, &f->params,
+				     &wc_algo_unicast_based,
+				     &wc_fabric_engine_ops, f);
+	if (!f->engine) {
+		wc_fabric_put(f);
+		goto nomem;
+	}
+	f->msg_size = wc_msg_size(f->engine);
+	return f;
+
+nomem_free:
+	kvfree(f);
+nomem:
+	*why = "out of memory for the fabric";
+	return ERR_PTR(-ENOMEM);
+}
+
+static void wc_fabric_release(struct kref *ref)
+{
+	struct wc_fabric *f = container_of(ref, struct wc_fabric, ref);
+	u32 n;
+
+	/* No device left: no xmit, no NAPI, no RCU reader of ours. */
+	for (n = 0; n < f->nnodes; n++) {
+		wc_node_purge(&f->nodes[n]);
+		wc_rxfilter_free(&f->nodes[n]);
+	}
+	wc_engine_destroy(f->engine);
+	ida_free(&wc_fabric_ida, f->id);
+	bitmap_free(f->pending);
+	kvfree(f);
+}
+
+void wc_fabric_get(struct wc_fabric *f)
+{
+	kref_get(&f->ref);
+}
+
+void wc_fabric_put(struct wc_fabric *f)
+{
+	kref_put(&f->ref, wc_fabric_release);
+}
+
+/* Attach and enable the NAPI context; the fabric device is registered. */
+void wc_fabric_start(struct wc_fabric *f)
+{
+	netif_napi_add(f->dev, &f->napi, wc_poll);
+	napi_enable(&f->napi);
+	f->napi_on = true;
+}
+
+/*
+ * Stop the datapath (RTNL held, f->dying already set): after this no poll
+ * runs, the engine is empty and every frame it held is counted.  Frames
+ * that node devices still enqueue before they are closed are purged by
+ * their ndo_uninit.
+ */
+void wc_fabric_stop(struct wc_fabric *f)
+{
+	u32 n;
+
+	if (f->napi_on) {
+		napi_disable(&f->napi);
+		hrtimer_cancel(&f->pace_timer);
+		netif_napi_del(&f->napi);
+		f->napi_on = false;
+	}
+	spin_lock_bh(&f->engine_lock);
+	f->flush_reason = WORMCAST_CNT_DROP_FABRIC_DOWN;
+	wc_engine_flush(f->engine);
+	f->flush_reason = 0;
+	spin_unlock_bh(&f->engine_lock);
+	__skb_queue_purge(&f->rxq);
+	for (n = 0; n < f->nnodes; n++)
+		wc_node_purge(&f->nodes[n]);
+}
+
+/* ------------------------------------------------------------ runtime */
+
+void wc_fabric_set_cycle_ns(struct wc_fabric *f, u32 cycle_ns)
+{
+	WRITE_ONCE(f->cycle_ns, cycle_ns);
+	if (f->napi_on)
+		napi_schedule(&f->napi);
+}
+
+int wc_fabric_set_watchdog(struct wc_fabric *f, u32 watchdog,
+			   const char **why)
+{
+	int err;
+
+	spin_lock_bh(&f->engine_lock);
+	err = wc_engine_set_watchdog(f->engine, watchdog, why);
+	if (!err)
+		f->params.watchdog = watchdog;
+	spin_unlock_bh(&f->engine_lock);
+	return err;
+}
+
+void wc_fabric_engine_stats(struct wc_fabric *f, struct wc_engine_stats *s)
+{
+	spin_lock_bh(&f->engine_lock);
+	wc_engine_get_stats(f->engine, s);
+	spin_unlock_bh(&f->engine_lock);
+}
+
+void wc_fabric_node_stats(struct wc_fabric *f, u32 node,
+			  struct wc_node_stats *s)
+{
+	spin_lock_bh(&f->engine_lock);
+	wc_engine_node_stats(f->engine, node, s);
+	spin_unlock_bh(&f->engine_lock);
+}
+
+/*
+ * Replace the routing tables (RTNL held).  Returns the old tables, which
+ * the caller frees after synchronize_rcu() or with call_rcu(): the NAPI
+ * poll reads them under rcu_read_lock() and passes them to the engine for
+ * one wc_engine_run() at a time.  For the tables issue.
+ */
+const void *wc_fabric_swap_tables(struct wc_fabric *f, const void *tables)
+{
+	return rcu_replace_pointer(f->tables, tables, lockdep_rtnl_is_held());
+}

@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink family "wormcast", version 1: fabric queries, statistics,
+ * runtime parameters and the "events" multicast group.  Every handler runs
+ * under RTNL, which keeps fabrics and their devices in place.
+ */
+#include <linux/etherdevice.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
+
+#include "wormcast.h"
+
+enum {
+	WC_MCGRP_EVENTS,
+};
+
+static const struct genl_multicast_group wc_mcgrps[] = {
+	[WC_MCGRP_EVENTS] = { .name = WORMCAST_GENL_MCGRP_EVENTS },
+};
+
+#define WC_READ_ONLY { .type = NLA_REJECT, \
+		       .reject_message = "attribute is read-only" }
+
+static const struct nla_policy wc_param_policy[WORMCAST_PARAM_MAX + 1] = {
+	[WORMCAST_PARAM_CYCLE_NS] = { .type = NLA_U32 },
+	[WORMCAST_PARAM_WATCHDOG] = { .type = NLA_U32 },
+	[WORMCAST_PARAM_FLIT_BYTES] = WC_READ_ONLY,
+	[WORMCAST_PARAM_BUF_FLITS] = WC_READ_ONLY,
+	[WORMCAST_PARAM_VCS] = WC_READ_ONLY,
+	[WORMCAST_PARAM_INJ_CHANNELS] = WC_READ_ONLY,
+	[WORMCAST_PARAM_CONS_CHANNELS] = WC_READ_ONLY,
+	[WORMCAST_PARAM_ROUTER_DELAY] = WC_READ_ONLY,
+	[WORMCAST_PARAM_LINK_DELAY] = WC_READ_ONLY,
+	[WORMCAST_PARAM_STARTUP] = WC_READ_ONLY,
+	[WORMCAST_PARAM_REPLICATION] = WC_READ_ONLY,
+	[WORMCAST_PARAM_QUEUE_LEN] = WC_READ_ONLY,
+};
+
+static const struct nla_policy wc_genl_policy[WORMCAST_A_MAX + 1] = {
+	[WORMCAST_A_FABRIC_IFINDEX] = { .type = NLA_U32 },
+	[WORMCAST_A_FABRIC_NAME] = { .type = NLA_NUL_STRING,
+				     .len = IFNAMSIZ - 1 },
+	[WORMCAST_A_PARAMS] = NLA_POLICY_NESTED(wc_param_policy),
+	[WORMCAST_A_FABRIC_ID] = WC_READ_ONLY,
+	[WORMCAST_A_TOPOLOGY] = WC_READ_ONLY,
+	[WORMCAST_A_DIMS] = WC_READ_ONLY,
+	[WORMCAST_A_NNODES] = WC_READ_ONLY,
+	[WORMCAST_A_NODES] = WC_READ_ONLY,
+	[WORMCAST_A_NODE] = WC_READ_ONLY,
+	[WORMCAST_A_COUNTERS] = WC_READ_ONLY,
+	[WORMCAST_A_ENGINE] = WC_READ_ONLY,
+	[WORMCAST_A_NODES_TRUNCATED] = WC_READ_ONLY,
+};
+
+static struct genl_family wc_genl_family;
+static u32 wc_fabrics_gen = 1;	/* changes when fabrics come and go (RTNL) */
+
+/* What a reply carries besides the fabric's identity. */
+enum wc_fill_what {
+	WC_FILL_FABRIC,		/* FABRIC_GET: params, counters, nodes */
+	WC_FILL_STATS,		/* STATS_GET: counters, per-node counters */
+	WC_FILL_EVENT,		/* notifications: identity only */
+};
+
+/* ------------------------------------------------------------ lookup */
+
+static struct wc_fabric *wc_genl_find(struct net *net, struct nlattr **attrs,
+				      struct netlink_ext_ack *extack)
+{
+	struct net_device *dev;
+	struct nlattr *a;
+
+	ASSERT_RTNL();
+	if (attrs[WORMCAST_A_FABRIC_IFINDEX]) {
+		a = attrs[WORMCAST_A_FABRIC_IFINDEX];
+		dev = __dev_get_by_index(net, nla_get_u32(a));
+	} else if (attrs[WORMCAST_A_FABRIC_NAME]) {
+		a = attrs[WORMCAST_A_FABRIC_NAME];
+		dev = __dev_get_by_name(net, nla_data(a));
+	} else {
+		NL_SET_ERR_MSG(extack, "fabric ifindex or name is required");
+		return ERR_PTR(-EINVAL);
+	}
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "no such device");
+		return ERR_PTR(-ENODEV);
+	}
+	if (!wc_is_wormcast_dev(dev)) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "not a wormcast device");
+		return ERR_PTR(-EINVAL);
+	}
+	/* a node device stands for its fabric */
+	return wc_priv(dev)->fabric;
+}
+
+/* ------------------------------------------------------------ fill */
+
+static int wc_put_counters(struct sk_buff *skb, int type, const u64 *cnt)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 1; i <= WORMCAST_CNT_MAX; i++) {
+		if (i == WORMCAST_CNT_PAD)
+			continue;
+		if (nla_put_u64_64bit(skb, i, cnt[i], WORMCAST_CNT_PAD))
+			goto cancel;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/* Glue counters plus the engine's per-node counters. */
+static void wc_node_counters(struct wc_fabric *f, u32 n, u64 *cnt)
+{
+	struct wc_node_stats ns;
+
+	wc_node_read_counters(&f->nodes[n], cnt);
+	wc_fabric_node_stats(f, n, &ns);
+	cnt[WORMCAST_CNT_WORMS_INJECTED] = ns.worms_injected;
+	cnt[WORMCAST_CNT_FLITS_INJECTED] = ns.flits_injected;
+	cnt[WORMCAST_CNT_WORMS_CONSUMED] = ns.worms_consumed;
+	cnt[WORMCAST_CNT_FLITS_CONSUMED] = ns.flits_consumed;
+}
+
+static int wc_put_fabric_counters(struct sk_buff *skb, struct wc_fabric *f)
+{
+	u64 cnt[WORMCAST_CNT_MAX + 1];
+	struct wc_node_stats ns;
+	u32 n;
+
+	wc_fabric_read_counters(f, cnt);
+	for (n = 0; n < f->nnodes; n++) {
+		wc_fabric_node_stats(f, n, &ns);
+		cnt[WORMCAST_CNT_WORMS_INJECTED] += ns.worms_injected;
+		cnt[WORMCAST_CNT_FLITS_INJECTED] += ns.flits_injected;
+		cnt[WORMCAST_CNT_WORMS_CONSUMED] += ns.worms_consumed;
+		cnt[WORMCAST_CNT_FLITS_CONSUMED] += ns.flits_consumed;
+	}
+	return wc_put_counters(skb, WORMCAST_A_COUNTERS, cnt);
+}
+
+static int wc_put_engine(struct sk_buff *skb, struct wc_fabric *f)
+{
+	struct wc_engine_stats s;
+	struct nlattr *nest;
+
+	wc_fabric_engine_stats(f, &s);
+	nest = nla_nest_start(skb, WORMCAST_A_ENGINE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, WORMCAST_ENG_CYCLES, s.cycles,
+			      WORMCAST_ENG_PAD) ||
+	    nla_put_u64_64bit(skb, WORMCAST_ENG_WORMS_IN_FLIGHT,
+			      s.worms_in_flight, WORMCAST_ENG_PAD) ||
+	    nla_put_u64_64bit(skb, WORMCAST_ENG_FLIT_HOPS, s.flit_hops,
+			      WORMCAST_ENG_PAD) ||
+	    nla_put_u64_64bit(skb, WORMCAST_ENG_WORMS_DONE, s.worms_done,
+			      WORMCAST_ENG_PAD) ||
+	    nla_put_u64_64bit(skb, WORMCAST_ENG_LATENCY_SUM, s.latency_sum,
+			      WORMCAST_ENG_PAD) ||
+	    nla_put_u64_64bit(skb, WORMCAST_ENG_LATENCY_MAX, s.latency_max,
+			      WORMCAST_ENG_PAD) ||
+	    nla_put_u64_64bit(skb, WORMCAST_ENG_BLOCKED_CYCLES,
+			      s.blocked_cycles, WORMCAST_ENG_PAD) ||
+	    nla_put_u64_64bit(skb, WORMCAST_ENG_DEADLOCKS, s.deadlocks,
+			      WORMCAST_ENG_PAD) ||
+	    nla_put_u64_64bit(skb, WORMCAST_ENG_HOPS_SUM, s.hops_sum,
+			      WORMCAST_ENG_PAD) ||
+	    nla_put_u64_64bit(skb, WORMCAST_ENG_ROUTE_ERRORS, s.route_errors,
+			      WORMCAST_ENG_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int wc_put_params(struct sk_buff *skb, struct wc_fabric *f)
+{
+	const struct wc_engine_params *p = &f->params;
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, WORMCAST_A_PARAMS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, WORMCAST_PARAM_FLIT_BYTES, p->flit_bytes) ||
+	    nla_put_u32(skb, WORMCAST_PARAM_BUF_FLITS, p->buf_flits) ||
+	    nla_put_u32(skb, WORMCAST_PARAM_VCS, p->vcs) ||
+	    nla_put_u32(skb, WORMCAST_PARAM_INJ_CHANNELS, p->inj_channels) ||
+	    nla_put_u32(skb, WORMCAST_PARAM_CONS_CHANNELS, p->cons_channels) ||
+	    nla_put_u32(skb, WORMCAST_PARAM_ROUTER_DELAY, p->router_delay) ||
+	    nla_put_u32(skb, WORMCAST_PARAM_LINK_DELAY, p->link_delay) ||
+	    nla_put_u32(skb, WORMCAST_PARAM_STARTUP, p->startup) ||
+	    nla_put_u32(skb, WORMCAST_PARAM_CYCLE_NS, READ_ONCE(f->cycle_ns)) ||
+	    nla_put_u8(skb, WORMCAST_PARAM_REPLICATION, p->replication) ||
+	    nla_put_u32(skb, WORMCAST_PARAM_WATCHDOG, p->watchdog) ||
+	    nla_put_u32(skb, WORMCAST_PARAM_QUEUE_LEN, f->queue_len)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* One WORMCAST_A_NODE nest; @net is the requester's netns. */
+static int wc_put_node(struct sk_buff *skb, struct wc_fabric *f, u32 n,
+		       struct net *net, enum wc_fill_what what)
+{
+	struct net_device *nd = f->nodes[n].dev;
+	u64 cnt[WORMCAST_CNT_MAX + 1];
+	u32 coords[WC_MAX_COORDS];
+	struct nlattr *nest;
+	s32 nsid = -1;
+
+	nest = nla_nest_start(skb, WORMCAST_A_NODE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, WORMCAST_NODE_ID, n))
+		goto cancel;
+	if (what == WC_FILL_FABRIC && nd) {
+		if (!net_eq(dev_net(nd), net))
+			nsid = peernet2id_alloc(net, dev_net(nd), GFP_KERNEL);
+		wc_topo_coords(&f->topo, n, coords);
+		if (nla_put_u32(skb, WORMCAST_NODE_IFINDEX, nd->ifindex) ||
+		    nla_put_s32(skb, WORMCAST_NODE_NETNSID, nsid) ||
+		    nla_put_string(skb, WORMCAST_NODE_IFNAME, nd->name) ||
+		    nla_put(skb, WORMCAST_NODE_COORDS,
+			    f->topo.ncoords * sizeof(u32), coords) ||
+		    nla_put(skb, WORMCAST_NODE_ADDRESS, ETH_ALEN,
+			    nd->dev_addr))
+			goto cancel;
+	}
+	if (what == WC_FILL_STATS) {
+		wc_node_counters(f, n, cnt);
+		if (wc_put_counters(skb, WORMCAST_NODE_COUNTERS, cnt))
+			goto cancel;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/*
+ * Fill one message about @f.  Nodes from *@next_node on are added while
+ * they fit; *@next_node is advanced past the last one added.  The fabric's
+ * parameters, counters and engine statistics go into the message that
+ * starts at node 0.  With @truncate_flag (doit), a reply that cannot hold
+ * every node says so.
+ */
+static int wc_fill(struct sk_buff *skb, struct wc_fabric *f, u32 portid,
+		   u32 seq, int flags, u8 cmd, enum wc_fill_what what,
+		   struct net *net, u32 *next_node, bool truncate_flag)
+{
+	struct nlattr *nodes;
+	u32 n = next_node ? *next_node : 0;
+	unsigned char *prev = NULL;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &wc_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, WORMCAST_A_FABRIC_ID, f->id) ||
+	    nla_put_u32(skb, WORMCAST_A_FABRIC_IFINDEX, f->dev->ifindex) ||
+	    nla_put_string(skb, WORMCAST_A_FABRIC_NAME, f->dev->name) ||
+	    nla_put_u32(skb, WORMCAST_A_TOPOLOGY, f->topo.kind) ||
+	    nla_put(skb, WORMCAST_A_DIMS, f->topo.ndims * sizeof(u32),
+		    f->topo.dims) ||
+	    nla_put_u32(skb, WORMCAST_A_NNODES, f->nnodes))
+		goto cancel;
+	if (what == WC_FILL_EVENT)
+		goto end;
+	if (n == 0) {
+		if ((what == WC_FILL_FABRIC && wc_put_params(skb, f)) ||
+		    wc_put_fabric_counters(skb, f) || wc_put_engine(skb, f))
+			goto cancel;
+	}
+	nodes = nla_nest_start(skb, WORMCAST_A_NODES);
+	if (!nodes)
+		goto cancel;
+	for (; n < f->nnodes; n++) {
+		unsigned char *mark = skb_tail_pointer(skb);
+
+		if (wc_put_node(skb, f, n, net, what))
+			break;
+		prev = mark;
+	}
+	if (n == (next_node ? *next_node : 0) && n < f->nnodes) {
+		/* not even one node fits */
+		nla_nest_cancel(skb, nodes);
+		goto cancel;
+	}
+	nla_nest_end(skb, nodes);
+	if (truncate_flag && n < f->nnodes &&
+	    nla_put_flag(skb, WORMCAST_A_NODES_TRUNCATED)) {
+		/* make room for the flag by giving back the last node */
+		nlmsg_trim(skb, prev);
+		nla_nest_end(skb, nodes);
+		n--;
+		if (nla_put_flag(skb, WORMCAST_A_NODES_TRUNCATED))
+			goto cancel;
+	}
+	if (next_node)
+		*next_node = n;
+end:
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* ------------------------------------------------------------ doit */
+
+static int wc_genl_get_common(struct sk_buff *skb, struct genl_info *info,
+			      enum wc_fill_what what)
+{
+	struct net *net = genl_info_net(info);
+	struct wc_fabric *f;
+	struct sk_buff *msg;
+	u32 next = 0;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rtnl_lock();
+	f = wc_genl_find(net, info->attrs, info->extack);
+	if (IS_ERR(f)) {
+		err = PTR_ERR(f);
+		goto fail;
+	}
+	err = wc_fill(msg, f, info->snd_portid, info->snd_seq, 0,
+		      info->genlhdr->cmd, what, net, &next, true);
+	if (err) {
+		NL_SET_ERR_MSG(info->extack, "reply does not fit");
+		goto fail;
+	}
+	rtnl_unlock();
+	return genlmsg_reply(msg, info);
+fail:
+	rtnl_unlock();
+	nlmsg_free(msg);
+	return err;
+}
+
+static int wc_genl_fabric_get(struct sk_buff *skb, struct genl_info *info)
+{
+	return wc_genl_get_common(skb, info, WC_FILL_FABRIC);
+}
+
+static int wc_genl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	return wc_genl_get_common(skb, info, WC_FILL_STATS);
+}
+
+static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[WORMCAST_PARAM_MAX + 1];
+	struct wc_fabric *f;
+	const char *why = NULL;
+	u32 cycle_ns;
+	int err;
+
+	if (!info->attrs[WORMCAST_A_PARAMS]) {
+		NL_SET_ERR_MSG(info->extack, "WORMCAST_A_PARAMS is required");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, WORMCAST_PARAM_MAX,
+			       info->attrs[WORMCAST_A_PARAMS], wc_param_policy,
+			       info->extack);
+	if (err)
+		return err;
+	if (!tb[WORMCAST_PARAM_CYCLE_NS] && !tb[WORMCAST_PARAM_WATCHDOG]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[WORMCAST_A_PARAMS],
+				    "nothing to change: give cycle_ns and/or watchdog");
+		return -EINVAL;
+	}
+
+	rtnl_lock();
+	f = wc_genl_find(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(f)) {
+		err = PTR_ERR(f);
+		goto out;
+	}
+	/* GENL_ADMIN_PERM checked the socket's netns; the fabric's counts */
+	if (!netlink_ns_capable(skb, dev_net(f->dev)->user_ns,
+				CAP_NET_ADMIN)) {
+		NL_SET_ERR_MSG(info->extack, "needs CAP_NET_ADMIN in the fabric's netns");
+		err = -EPERM;
+		goto out;
+	}
+	/* validate everything before changing anything */
+	cycle_ns = READ_ONCE(f->cycle_ns);
+	if (tb[WORMCAST_PARAM_CYCLE_NS]) {
+		cycle_ns = nla_get_u32(tb[WORMCAST_PARAM_CYCLE_NS]);
+		if (cycle_ns > WC_CYCLE_NS_MAX) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    tb[WORMCAST_PARAM_CYCLE_NS],
+					    "cycle_ns must be at most 1000000000");
+			err = -EINVAL;
+			goto out;
+		}
+	}
+	/* cycle_ns is valid: the watchdog change is the last that can fail */
+	if (tb[WORMCAST_PARAM_WATCHDOG]) {
+		err = wc_fabric_set_watchdog(f,
+					     nla_get_u32(tb[WORMCAST_PARAM_WATCHDOG]),
+					     &why);
+		if (err) {
+			wc_extack_msg(info->extack, why);
+			NL_SET_BAD_ATTR(info->extack, tb[WORMCAST_PARAM_WATCHDOG]);
+			goto out;
+		}
+	}
+	wc_fabric_set_cycle_ns(f, cycle_ns);
+	err = 0;
+out:
+	rtnl_unlock();
+	return err;
+}
+
+/* ------------------------------------------------------------ dump */
+
+/*
+ * cb->args[0]: position of the fabric in wc_fabrics, args[1]: next node.
+ * A fabric whose nodes do not fit in one message continues in the next
+ * messages, each repeating the fabric's identity (FABRIC_ID, IFINDEX...).
+ */
+static int wc_genl_dump_common(struct sk_buff *skb,
+			       struct netlink_callback *cb,
+			       enum wc_fill_what what)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct net *net = sock_net(skb->sk);
+	struct wc_fabric *only = NULL, *f;
+	long pos = 0;
+	u32 next;
+	int err;
+
+	rtnl_lock();
+	if (info->attrs[WORMCAST_A_FABRIC_IFINDEX] ||
+	    info->attrs[WORMCAST_A_FABRIC_NAME]) {
+		only = wc_genl_find(net, info->attrs, cb->extack);
+		if (IS_ERR(only)) {
+			rtnl_unlock();
+			return PTR_ERR(only);
+		}
+	}
+	cb->seq = wc_fabrics_gen;
+	list_for_each_entry(f, &wc_fabrics, list) {
+		if (pos++ < cb->args[0])
+			continue;
+		if (only ? f != only : !net_eq(dev_net(f->dev), net)) {
+			cb->args[0] = pos;
+			continue;
+		}
+		next = cb->args[1];
+		do {
+			err = wc_fill(skb, f, NETLINK_CB(cb->skb).portid,
+				      cb->nlh->nlmsg_seq, NLM_F_MULTI,
+				      info->op.cmd, what, net, &next, false);
+			if (err)
+				goto out;	/* message full: resume here */
+			nl_dump_check_consistent(cb, nlmsg_hdr(skb));
+			cb->args[1] = next;
+		} while (next < f->nnodes);
+		cb->args[0] = pos;
+		cb->args[1] = 0;
+	}
+out:
+	rtnl_unlock();
+	return skb->len;
+}
+
+static int wc_genl_fabric_dump(struct sk_buff *skb,
+			       struct netlink_callback *cb)
+{
+	return wc_genl_dump_common(skb, cb, WC_FILL_FABRIC);
+}
+
+static int wc_genl_stats_dump(struct sk_buff *skb,
+			      struct netlink_callback *cb)
+{
+	return wc_genl_dump_common(skb, cb, WC_FILL_STATS);
+}
+
+/* ------------------------------------------------------------ events */
+
+/* Notify the "events" group in the fabric's netns (RTNL held). */
+void wc_genl_notify(struct wc_fabric *f, u8 cmd)
+{
+	struct sk_buff *msg;
+
+	ASSERT_RTNL();
+	wc_fabrics_gen++;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	if (wc_fill(msg, f, 0, 0, 0, cmd, WC_FILL_EVENT, dev_net(f->dev),
+		    NULL, false)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_multicast_netns(&wc_genl_family, dev_net(f->dev), msg, 0,
+				WC_MCGRP_EVENTS, GFP_KERNEL);
+}
+
+/* ------------------------------------------------------------ family */
+
+static const struct genl_small_ops wc_genl_ops[] = {
+	{
+		.cmd = WORMCAST_CMD_FABRIC_GET,
+		.doit = wc_genl_fabric_get,
+		.dumpit = wc_genl_fabric_dump,
+	},
+	{
+		.cmd = WORMCAST_CMD_STATS_GET,
+		.doit = wc_genl_stats_get,
+		.dumpit = wc_genl_stats_dump,
+	},
+	{
+		.cmd = WORMCAST_CMD_FABRIC_SET,
+		.doit = wc_genl_fabric_set,
+		.flags = GENL_ADMIN_PERM,
+	},
+};
+
+static struct genl_family wc_genl_family __ro_after_init = {
+	.name = WORMCAST_GENL_NAME,
+	.version = WORMCAST_GENL_VERSION,
+	.maxattr = WORMCAST_A_MAX,
+	.policy = wc_genl_policy,
+	.netnsok = true,
+	.module = THIS_MODULE,
+	.small_ops = wc_genl_ops,
+	.n_small_ops = ARRAY_SIZE(wc_genl_ops),
+	.mcgrps = wc_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(wc_mcgrps),
+};
+
+int wc_genl_init(void)
+{
+	return genl_register_family(&wc_genl_family);
+}
+
+void wc_genl_exit(void)
+{
+	genl_unregister_family(&wc_genl_family);
+}

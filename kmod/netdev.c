@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Net devices of a fabric: the fabric device (a control/monitor device that
+ * carries no frames) and one Ethernet device per emulated node.
+ */
+#include <linux/etherdevice.h>
+
+#include "wormcast.h"
+
+/* ------------------------------------------------------------ common */
+
+static void wc_dev_get_stats64(struct net_device *dev,
+			       struct rtnl_link_stats64 *st)
+{
+	struct wc_priv *p = wc_priv(dev);
+	u64 c[WORMCAST_CNT_MAX + 1];
+
+	if (!p->node) {
+		st->tx_dropped = atomic64_read(&p->fabric->fabric_dev_drops);
+		return;
+	}
+	wc_node_read_counters(p->node, c);
+	st->tx_packets = c[WORMCAST_CNT_TX_FRAMES];
+	st->tx_bytes = c[WORMCAST_CNT_TX_BYTES];
+	st->rx_packets = c[WORMCAST_CNT_RX_FRAMES];
+	st->rx_bytes = c[WORMCAST_CNT_RX_BYTES];
+	/* Drops are counted at the sender, except those that happen at
+	 * delivery; DROP_RX_ERROR is left out because the core already
+	 * counts it in this device's rx_dropped.
+	 */
+	st->tx_dropped = c[WORMCAST_CNT_DROP_UNKNOWN_DST] +
+			 c[WORMCAST_CNT_DROP_DST_DOWN] +
+			 c[WORMCAST_CNT_DROP_SELF] +
+			 c[WORMCAST_CNT_DROP_FABRIC_DOWN] +
+			 c[WORMCAST_CNT_DROP_BAD_FRAME] +
+			 c[WORMCAST_CNT_DROP_ROUTE_ERROR] +
+			 c[WORMCAST_CNT_DROP_DEADLOCK];
+	st->rx_dropped = c[WORMCAST_CNT_DROP_NOMEM];
+}
+
+/* priv_destructor of every registered wormcast device */
+static void wc_dev_destructor(struct net_device *dev)
+{
+	struct wc_priv *p = wc_priv(dev);
+
+	if (p->node)
+		WRITE_ONCE(p->node->dev, NULL);
+	wc_fabric_put(p->fabric);
+}
+
+/* Called once @dev is registered: from now on it holds a fabric ref. */
+void wc_dev_attach(struct net_device *dev)
+{
+	wc_fabric_get(wc_priv(dev)->fabric);
+	dev->priv_destructor = wc_dev_destructor;
+}
+
+/* ------------------------------------------------------------ fabric device */
+
+static netdev_tx_t wc_fabric_dev_xmit(struct sk_buff *skb,
+				      struct net_device *dev)
+{
+	atomic64_inc(&wc_priv(dev)->fabric->fabric_dev_drops);
+	kfree_skb(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops wc_fabric_netdev_ops = {
+	.ndo_start_xmit = wc_fabric_dev_xmit,
+	.ndo_get_stats64 = wc_dev_get_stats64,
+};
+
+void wc_fabric_dev_setup(struct net_device *dev)
+{
+	ether_setup(dev);
+	dev->netdev_ops = &wc_fabric_netdev_ops;
+	dev->needs_free_netdev = true;
+	/* it carries no frames: no ARP, no broadcast, no multicast */
+	dev->flags |= IFF_NOARP;
+	dev->flags &= ~(IFF_BROADCAST | IFF_MULTICAST);
+	dev->priv_flags |= IFF_NO_QUEUE;
+	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
+	/* the fabric and its NAPI context stay where they were created */
+	dev->features |= NETIF_F_NETNS_LOCAL | NETIF_F_LLTX;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = ETH_MAX_MTU;
+}
+
+/* ------------------------------------------------------------ node devices */
+
+static int wc_node_open(struct net_device *dev)
+{
+	netif_carrier_on(dev);
+	netif_start_queue(dev);
+	return 0;
+}
+
+static int wc_node_stop(struct net_device *dev)
+{
+	netif_carrier_off(dev);
+	return 0;
+}
+
+/* After close, before the device is freed: no xmit can run any more. */
+static void wc_node_uninit(struct net_device *dev)
+{
+	wc_node_purge(wc_priv(dev)->node);
+}
+
+static netdev_tx_t wc_node_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	return wc_fabric_xmit(wc_priv(dev)->node, skb);
+}
+
+/* Installed when a filter snapshot cannot be allocated; never freed. */
+static struct wc_rxfilter wc_rxfilter_accept_all = {
+	.flags = WC_RXF_ALLMULTI,
+};
+
+static void wc_rxfilter_put(struct wc_rxfilter *f)
+{
+	if (f && f != &wc_rxfilter_accept_all)
+		kfree_rcu(f, rcu);
+}
+
+/*
+ * Snapshot the multicast filter for the datapath.  Called with the
+ * device's address list lock held, in any context: GFP_ATOMIC.
+ */
+static void wc_node_set_rx_mode(struct net_device *dev)
+{
+	struct wc_node *node = wc_priv(dev)->node;
+	struct wc_rxfilter *f, *old;
+	struct netdev_hw_addr *ha;
+	u32 flags = 0, count = 0;
+
+	if (dev->flags & IFF_PROMISC)
+		flags |= WC_RXF_PROMISC;
+	if (dev->flags & IFF_ALLMULTI)
+		flags |= WC_RXF_ALLMULTI;
+	if (!flags)
+		count = netdev_mc_count(dev);
+
+	f = kmalloc(struct_size(f, addrs, count), GFP_ATOMIC);
+	if (f) {
+		f->flags = flags;
+		f->count = 0;
+		if (!flags) {
+			netdev_for_each_mc_addr(ha, dev) {
+				if (f->count == count)
+					break;
+				ether_addr_copy(f->addrs[f->count++], ha->addr);
+			}
+		}
+	} else {
+		atomic64_inc(&node->rxf_fallbacks);
+		f = &wc_rxfilter_accept_all;
+	}
+	old = rcu_replace_pointer(node->rxf, f,
+				  lockdep_is_held(&dev->addr_list_lock));
+	wc_rxfilter_put(old);
+}
+
+/* The fabric is being freed: no reader left. */
+void wc_rxfilter_free(struct wc_node *node)
+{
+	wc_rxfilter_put(rcu_replace_pointer(node->rxf, NULL, true));
+}
+
+static const struct net_device_ops wc_node_netdev_ops = {
+	.ndo_open = wc_node_open,
+	.ndo_stop = wc_node_stop,
+	.ndo_uninit = wc_node_uninit,
+	.ndo_start_xmit = wc_node_xmit,
+	.ndo_set_rx_mode = wc_node_set_rx_mode,
+	.ndo_get_stats64 = wc_dev_get_stats64,
+	.ndo_validate_addr = eth_validate_addr,
+};
+
+#define WC_NODE_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_HIGHDMA | \
+			  NETIF_F_RXCSUM)
+
+void wc_node_dev_setup(struct net_device *dev)
+{
+	ether_setup(dev);
+	dev->netdev_ops = &wc_node_netdev_ops;
+	dev->needs_free_netdev = true;
+	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
+	dev->features |= WC_NODE_FEATURES;
+	dev->hw_features |= WC_NODE_FEATURES;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = ETH_MAX_MTU;
+	netif_carrier_off(dev);
+}

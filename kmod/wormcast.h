@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * wormcast kernel glue: internal declarations shared by the files of
+ * kmod/ (one concern per file, see Documentation/kernel.rst).
+ *
+ * Objects:
+ *  - struct wc_fabric: one per "ip link add ... type wormcast".  It owns the
+ *    engine, the NAPI context (attached to the fabric device), the nodes'
+ *    injection queues and counters.  Every registered device of the fabric
+ *    holds a reference; the last device's priv_destructor frees it.
+ *  - struct wc_node: per emulated node state, inside the fabric (not in the
+ *    node device's priv) so that it outlives the device during teardown.
+ *  - struct wc_priv: the priv area of every wormcast net device.
+ *
+ * Locking:
+ *  - RTNL: fabric creation/deletion, the global fabric list, node->dev,
+ *    fabric->dying, and every generic netlink handler (they take RTNL).
+ *  - node->txq.lock: the injection queue, the node's queue state and the
+ *    tx-side counters (written from ndo_start_xmit and the NAPI poll).
+ *  - fabric->engine_lock (BH): the engine; held by the NAPI poll while it
+ *    injects and runs, and by readers of engine statistics.
+ *  - RCU: node->rxf (receive filter) and fabric->tables.
+ *  - The NAPI poll (and wc_fabric_stop() once NAPI is disabled) is the
+ *    only writer of node->napi_cnt and the only user of fabric->rxq.
+ */
+#ifndef WC_WORMCAST_H
+#define WC_WORMCAST_H
+
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/kref.h>
+#include <linux/hrtimer.h>
+#include <linux/u64_stats_sync.h>
+#include <net/rtnetlink.h>
+#include <net/genetlink.h>
+#include <linux/wormcast.h>
+
+#include "engine.h"
+#include "topology.h"
+#include "dstset.h"
+
+#define WC_QUEUE_LEN_DEFAULT	256	/* injection queue, frames */
+#define WC_QUEUE_LEN_MIN	2
+#define WC_QUEUE_LEN_MAX	65536
+#define WC_CYCLE_NS_MAX		1000000000u	/* paced mode: at most 1 s/cycle */
+#define WC_ENGINE_BACKLOG	2	/* messages queued in the engine per node */
+#define WC_POLL_CYCLES		4096	/* engine cycles per run in a poll */
+#define WC_POLL_RUNS		8	/* engine runs per poll before yielding */
+
+/* Counters of one writer context, summed by readers. */
+struct wc_counters {
+	struct u64_stats_sync syncp;
+	u64_stats_t c[WORMCAST_CNT_MAX + 1];
+};
+
+struct wc_fabric;
+
+struct wc_node {
+	struct wc_fabric *fabric;
+	struct net_device *dev;		/* NULL until registered */
+	u32 id;
+	struct sk_buff_head txq;	/* injection queue */
+	struct wc_counters tx_cnt;	/* under txq.lock */
+	struct wc_counters napi_cnt;	/* NAPI poll only */
+	struct wc_rxfilter __rcu *rxf;	/* NULL: broadcast only */
+	atomic64_t rxf_fallbacks;	/* filter allocations that failed */
+};
+
+struct wc_fabric {
+	struct list_head list;		/* wc_fabrics, under RTNL */
+	struct kref ref;		/* one per registered device + creator */
+	u16 id;				/* from wc_fabric_ida, in every MAC */
+	bool dying;			/* dellink ran: no new work */
+	bool napi_on;			/* napi enabled (must be disabled) */
+	bool deadlocked;		/* watchdog fired during this run */
+	int flush_reason;		/* WORMCAST_CNT_DROP_* while flushing */
+	struct net_device *dev;		/* fabric device */
+	int ifindex;			/* of dev, which never changes netns */
+	struct wc_topo topo;
+	struct wc_engine_params params;
+	u32 queue_len;
+	u32 cycle_ns;			/* 0: virtual time; READ_ONCE */
+
+	struct napi_struct napi;
+	struct hrtimer pace_timer;	/* paced mode: next cycle is due */
+	u64 pace_last_ns;		/* wall time of the last cycle run */
+
+	spinlock_t engine_lock;		/* BH */
+	struct wc_engine *engine;
+	size_t msg_size;
+	const void __rcu *tables;	/* routing tables; NULL = built in */
+
+	unsigned long *pending;		/* bitmap: nodes with queued frames */
+	struct sk_buff_head rxq;	/* deliveries of the current run */
+	atomic64_t fabric_dev_drops;	/* frames sent on the fabric device */
+
+	u32 nnodes;
+	struct wc_node nodes[];
+};
+
+/* priv area of every wormcast net device */
+struct wc_priv {
+	struct wc_fabric *fabric;
+	struct wc_node *node;		/* NULL for the fabric device */
+};
+
+/* skb->cb of a clone waiting for delivery */
+struct wc_skb_cb {
+	u32 src;			/* sending node */
+	u32 dst;			/* destination node */
+};
+
+static inline struct wc_skb_cb *wc_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct wc_skb_cb) > sizeof(skb->cb));
+	return (struct wc_skb_cb *)skb->cb;
+}
+
+static inline struct wc_priv *wc_priv(const struct net_device *dev)
+{
+	return netdev_priv(dev);
+}
+
+static inline void wc_count_add(struct wc_counters *cnt, int which, u64 n)
+{
+	u64_stats_update_begin(&cnt->syncp);
+	u64_stats_add(&cnt->c[which], n);
+	u64_stats_update_end(&cnt->syncp);
+}
+
+/* Set an extack message that is not a string literal (static lifetime). */
+static inline void wc_extack_msg(struct netlink_ext_ack *extack,
+				 const char *msg)
+{
+	if (extack)
+		extack->_msg = msg;
+}
+
+/* link.c */
+extern struct rtnl_link_ops wc_link_ops;
+extern struct list_head wc_fabrics;
+bool wc_is_wormcast_dev(const struct net_device *dev);
+
+/* netdev.c */
+void wc_fabric_dev_setup(struct net_device *dev);
+void wc_node_dev_setup(struct net_device *dev);
+void wc_rxfilter_free(struct wc_node *node);
+void wc_dev_attach(struct net_device *dev);
+
+/* fabric.c */
+struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
+				  const struct wc_engine_params *params,
+				  u32 queue_len, u32 cycle_ns,
+				  const char **why);
+void wc_fabric_get(struct wc_fabric *f);
+void wc_fabric_put(struct wc_fabric *f);
+void wc_fabric_start(struct wc_fabric *f);
+void wc_fabric_stop(struct wc_fabric *f);
+netdev_tx_t wc_fabric_xmit(struct wc_node *node, struct sk_buff *skb);
+void wc_node_purge(struct wc_node *node);
+void wc_node_read_counters(const struct wc_node *node, u64 *cnt);
+void wc_fabric_read_counters(struct wc_fabric *f, u64 *cnt);
+void wc_fabric_set_cycle_ns(struct wc_fabric *f, u32 cycle_ns);
+int wc_fabric_set_watchdog(struct wc_fabric *f, u32 watchdog,
+			   const char **why);
+void wc_fabric_engine_stats(struct wc_fabric *f, struct wc_engine_stats *s);
+void wc_fabric_node_stats(struct wc_fabric *f, u32 node,
+			  struct wc_node_stats *s);
+const void *wc_fabric_swap_tables(struct wc_fabric *f, const void *tables);
+
+/* genl.c */
+int wc_genl_init(void);
+void wc_genl_exit(void);
+void wc_genl_notify(struct wc_fabric *f, u8 cmd);
+
+#endif /* WC_WORMCAST_H */
