@@ -123,7 +123,8 @@ vm: all
 # Every suite goes through one prove(1) run, so its summary closes the log.
 check: deps
 	$(MAKE) all userspace
-	tests/run-tap.sh $(UNIT_BINS) tests/docs.sh tests/kunit/run.sh tests/vm/selftests.sh
+	tests/run-tap.sh $(UNIT_BINS) tests/docs.sh tests/kernel-lint.sh \
+		tests/kunit/run.sh tests/vm/selftests.sh
 
 demo: deps
 	$(MAKE) all
