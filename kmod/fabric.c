@@ -42,11 +42,34 @@ static void wc_counters_sum(const struct wc_counters *cnt, u64 *sum)
 		sum[i] += v[i];
 }
 
+/* Where each xmit-side counter goes in enum wormcast_counter. */
+static const u8 wc_tx_counter_ids[WC_TX_NCOUNTERS] = {
+	[WC_TX_FRAMES] = WORMCAST_CNT_TX_FRAMES,
+	[WC_TX_BYTES] = WORMCAST_CNT_TX_BYTES,
+	[WC_TX_DROP_FABRIC_DOWN] = WORMCAST_CNT_DROP_FABRIC_DOWN,
+	[WC_TX_DROP_BAD_FRAME] = WORMCAST_CNT_DROP_BAD_FRAME,
+};
+
+static void wc_tx_counters_sum(const struct wc_tx_counters *cnt, u64 *sum)
+{
+	u64 v[WC_TX_NCOUNTERS];
+	unsigned int start;
+	int i;
+
+	do {
+		start = u64_stats_fetch_begin(&cnt->syncp);
+		for (i = 0; i < WC_TX_NCOUNTERS; i++)
+			v[i] = u64_stats_read(&cnt->c[i]);
+	} while (u64_stats_fetch_retry(&cnt->syncp, start));
+	for (i = 0; i < WC_TX_NCOUNTERS; i++)
+		sum[wc_tx_counter_ids[i]] += v[i];
+}
+
 /* Glue counters of @node (engine counters excluded) into @cnt. */
 void wc_node_read_counters(const struct wc_node *node, u64 *cnt)
 {
 	memset(cnt, 0, sizeof(u64) * (WORMCAST_CNT_MAX + 1));
-	wc_counters_sum(&node->tx_cnt, cnt);
+	wc_tx_counters_sum(&node->tx_cnt, cnt);
 	wc_counters_sum(&node->napi_cnt, cnt);
 	cnt[WORMCAST_CNT_RX_FILTER_FALLBACK] =
 		atomic64_read(&node->rxf_fallbacks);
@@ -394,26 +417,26 @@ static int wc_poll(struct napi_struct *napi, int budget)
 netdev_tx_t wc_fabric_xmit(struct wc_node *node, struct sk_buff *skb)
 {
 	struct wc_fabric *f = node->fabric;
-	int drop = 0;
+	int drop = -1;
 
 	spin_lock(&node->txq.lock);
 	if (unlikely(READ_ONCE(f->dying))) {
-		drop = WORMCAST_CNT_DROP_FABRIC_DOWN;
+		drop = WC_TX_DROP_FABRIC_DOWN;
 	} else if (unlikely(skb->len < ETH_HLEN)) {
-		drop = WORMCAST_CNT_DROP_BAD_FRAME;
+		drop = WC_TX_DROP_BAD_FRAME;
 	} else {
-		wc_count_add(&node->tx_cnt, WORMCAST_CNT_TX_FRAMES, 1);
-		wc_count_add(&node->tx_cnt, WORMCAST_CNT_TX_BYTES, skb->len);
+		wc_count_tx(&node->tx_cnt, WC_TX_FRAMES, 1);
+		wc_count_tx(&node->tx_cnt, WC_TX_BYTES, skb->len);
 		__skb_queue_tail(&node->txq, skb);
 		/* backpressure: the qdisc holds further frames */
 		if (skb_queue_len(&node->txq) >= f->queue_len)
 			netif_stop_queue(node->dev);
 	}
-	if (drop)
-		wc_count_add(&node->tx_cnt, drop, 1);
+	if (drop >= 0)
+		wc_count_tx(&node->tx_cnt, drop, 1);
 	spin_unlock(&node->txq.lock);
 
-	if (drop) {
+	if (drop >= 0) {
 		kfree_skb(skb);
 		return NETDEV_TX_OK;
 	}
@@ -433,7 +456,7 @@ void wc_node_purge(struct wc_node *node)
 	skb_queue_splice_init(&node->txq, &q);
 	n = skb_queue_len(&q);
 	if (n)
-		wc_count_add(&node->tx_cnt, WORMCAST_CNT_DROP_FABRIC_DOWN, n);
+		wc_count_tx(&node->tx_cnt, WC_TX_DROP_FABRIC_DOWN, n);
 	spin_unlock_bh(&node->txq.lock);
 	__skb_queue_purge(&q);
 }
@@ -482,7 +505,7 @@ struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
 		node->fabric = f;
 		node->id = n;
 		skb_queue_head_init(&node->txq);
-		wc_counters_init(&node->tx_cnt);
+		u64_stats_init(&node->tx_cnt.syncp);
 		wc_counters_init(&node->napi_cnt);
 		atomic64_set(&node->rxf_fallbacks, 0);
 	}
@@ -590,6 +613,14 @@ void wc_fabric_engine_stats(struct wc_fabric *f, struct wc_engine_stats *s)
 	spin_lock_bh(&f->engine_lock);
 	wc_engine_get_stats(f->engine, s);
 	spin_unlock_bh(&f->engine_lock);
+}
+
+/* Memory of the engine and the glue's state (net devices excluded). */
+size_t wc_fabric_mem(const struct wc_fabric *f)
+{
+	return struct_size(f, nodes, f->nnodes) +
+	       BITS_TO_LONGS(f->nnodes) * sizeof(long) +
+	       wc_engine_mem(f->engine);
 }
 
 void wc_fabric_node_stats(struct wc_fabric *f, u32 node,

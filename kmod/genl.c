@@ -174,6 +174,8 @@ static int wc_put_engine(struct sk_buff *skb, struct wc_fabric *f)
 	    nla_put_u64_64bit(skb, WORMCAST_ENG_HOPS_SUM, s.hops_sum,
 			      WORMCAST_ENG_PAD) ||
 	    nla_put_u64_64bit(skb, WORMCAST_ENG_ROUTE_ERRORS, s.route_errors,
+			      WORMCAST_ENG_PAD) ||
+	    nla_put_u64_64bit(skb, WORMCAST_ENG_MEM_BYTES, wc_fabric_mem(f),
 			      WORMCAST_ENG_PAD)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;

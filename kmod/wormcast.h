@@ -47,7 +47,24 @@
 #define WC_POLL_CYCLES		4096	/* engine cycles per run in a poll */
 #define WC_POLL_RUNS		8	/* engine runs per poll before yielding */
 
-/* Counters of one writer context, summed by readers. */
+/*
+ * The xmit path writes few counters; they get a small array of their own
+ * (1024 nodes make every byte count).  WC_TX_* index it.
+ */
+enum {
+	WC_TX_FRAMES,
+	WC_TX_BYTES,
+	WC_TX_DROP_FABRIC_DOWN,
+	WC_TX_DROP_BAD_FRAME,
+	WC_TX_NCOUNTERS,
+};
+
+struct wc_tx_counters {
+	struct u64_stats_sync syncp;
+	u64_stats_t c[WC_TX_NCOUNTERS];
+};
+
+/* Counters of the NAPI poll, summed by readers. */
 struct wc_counters {
 	struct u64_stats_sync syncp;
 	u64_stats_t c[WORMCAST_CNT_MAX + 1];
@@ -60,7 +77,7 @@ struct wc_node {
 	struct net_device *dev;		/* NULL until registered */
 	u32 id;
 	struct sk_buff_head txq;	/* injection queue */
-	struct wc_counters tx_cnt;	/* under txq.lock */
+	struct wc_tx_counters tx_cnt;	/* under txq.lock */
 	struct wc_counters napi_cnt;	/* NAPI poll only */
 	struct wc_rxfilter __rcu *rxf;	/* NULL: broadcast only */
 	atomic64_t rxf_fallbacks;	/* filter allocations that failed */
@@ -121,6 +138,13 @@ static inline struct wc_priv *wc_priv(const struct net_device *dev)
 	return netdev_priv(dev);
 }
 
+static inline void wc_count_tx(struct wc_tx_counters *cnt, int which, u64 n)
+{
+	u64_stats_update_begin(&cnt->syncp);
+	u64_stats_add(&cnt->c[which], n);
+	u64_stats_update_end(&cnt->syncp);
+}
+
 static inline void wc_count_add(struct wc_counters *cnt, int which, u64 n)
 {
 	u64_stats_update_begin(&cnt->syncp);
@@ -164,6 +188,7 @@ void wc_fabric_set_cycle_ns(struct wc_fabric *f, u32 cycle_ns);
 int wc_fabric_set_watchdog(struct wc_fabric *f, u32 watchdog,
 			   const char **why);
 void wc_fabric_engine_stats(struct wc_fabric *f, struct wc_engine_stats *s);
+size_t wc_fabric_mem(const struct wc_fabric *f);
 void wc_fabric_node_stats(struct wc_fabric *f, u32 node,
 			  struct wc_node_stats *s);
 const void *wc_fabric_swap_tables(struct wc_fabric *f, const void *tables);

@@ -20,15 +20,28 @@
 
 #define wc_snprintf snprintf
 
-/* Engine allocations happen at setup time, in process context. */
+#include <linux/vmalloc.h>
+#include <linux/overflow.h>
+
+/*
+ * Engine allocations happen at setup time, in process context.  Large
+ * arrays go to vmalloc: kmalloc would round them up to a power of two
+ * pages, which for a 32x32 torus nearly doubles the engine's footprint.
+ */
 static inline void *wc_zalloc(size_t size)
 {
-	return kvzalloc(size, GFP_KERNEL);
+	if (size <= PAGE_SIZE)
+		return kzalloc(size, GFP_KERNEL);
+	return vzalloc(size);
 }
 
 static inline void *wc_calloc(size_t n, size_t size)
 {
-	return kvcalloc(n, size, GFP_KERNEL);
+	size_t bytes;
+
+	if (check_mul_overflow(n, size, &bytes))
+		return NULL;
+	return wc_zalloc(bytes);
 }
 
 static inline void wc_free(const void *p)

@@ -20,13 +20,15 @@
 
 enum chan_kind { CHAN_NET, CHAN_INJ, CHAN_CONS };
 
+#define NO_CHAN U32_MAX
+
 struct wc_worm;
 
 struct wc_chan {
 	struct wc_worm *worm;		/* owner, NULL when free */
 	struct wc_chan *prev, *next;	/* owner's channels, creation order */
-	struct wc_chan *child;		/* branches at the downstream router */
-	struct wc_chan *sibling;
+	u32 child;			/* branches at the downstream router, */
+	u32 sibling;			/* as channel indices; NO_CHAN ends */
 	u32 total;			/* flits that will pass through */
 	u32 sent;			/* flits that entered */
 	u32 left;			/* flits that left the downstream buffer */
@@ -47,10 +49,13 @@ struct wc_chan {
 
 struct wc_worm {
 	struct wc_msg *msg;
-	struct wc_worm *next_active, *prev_active;
-	struct wc_worm *next_free;
+	union {
+		struct wc_worm *next_active;	/* while live */
+		struct wc_worm *next_free;	/* in the pool */
+	};
+	struct wc_worm *prev_active;
 	struct wc_chan *first, *last;
-	u64 id;
+	u32 id;				/* creation order, for the dump */
 	u32 nwords;
 	u32 words[WC_WORM_MAX_WORDS];
 };
@@ -64,7 +69,7 @@ struct wc_engine {
 	const void *tables;		/* valid during wc_engine_run() */
 
 	u64 now;
-	u64 next_worm_id;
+	u32 next_worm_id;
 	u64 last_progress;
 	bool stalled;			/* watchdog fired, no progress since */
 
@@ -221,8 +226,12 @@ struct wc_engine *wc_engine_create(const struct wc_topo *topo,
 	e->ring = wc_calloc((size_t)e->nchan * e->p.buf_flits, sizeof(*e->ring));
 	e->phys_last = wc_calloc(e->nphys, sizeof(*e->phys_last));
 	e->phys_busy = wc_calloc(e->nphys, sizeof(*e->phys_busy));
-	/* Every live worm holds a channel, so this pool cannot run dry. */
-	e->worms = wc_calloc(e->nchan, sizeof(*e->worms));
+	/*
+	 * Every live worm holds an injection or network channel (a
+	 * consumption channel is released no later than the channel that
+	 * feeds it), so this pool cannot run dry.
+	 */
+	e->worms = wc_calloc(e->cons_base, sizeof(*e->worms));
 	e->q_head = wc_calloc(e->nnodes, sizeof(*e->q_head));
 	e->q_tail = wc_calloc(e->nnodes, sizeof(*e->q_tail));
 	e->backlog = wc_calloc(e->nnodes, sizeof(*e->backlog));
@@ -271,7 +280,7 @@ struct wc_engine *wc_engine_create(const struct wc_topo *topo,
 		}
 		e->src_next[n] = U32_MAX;
 	}
-	for (i = 0; i < e->nchan; i++) {
+	for (i = 0; i < e->cons_base; i++) {
 		e->worms[i].next_free = e->free_worms;
 		e->free_worms = &e->worms[i];
 	}
@@ -390,8 +399,8 @@ static void chan_append(struct wc_worm *w, struct wc_chan *c)
 	else
 		w->first = c;
 	w->last = c;
-	c->child = NULL;
-	c->sibling = NULL;
+	c->child = NO_CHAN;
+	c->sibling = NO_CHAN;
 	c->sent = 0;
 	c->left = 0;
 	c->routed = false;
@@ -411,8 +420,8 @@ static void chan_release(struct wc_engine *e, struct wc_chan *c)
 	else
 		w->last = c->prev;
 	c->worm = NULL;
-	c->child = NULL;
-	c->sibling = NULL;
+	c->child = NO_CHAN;
+	c->sibling = NO_CHAN;
 }
 
 static void worm_free(struct wc_engine *e, struct wc_worm *w)
@@ -610,14 +619,18 @@ static inline bool branch_needs(const struct wc_chan *k, u32 f)
  * unlink it, since it may be released (and reused) before the upstream is.
  * Returns where the walk over the branch list goes on.
  */
-static inline struct wc_chan **
-branch_unlink_done(struct wc_chan **pk, struct wc_chan *k, struct wc_chan *next)
+static inline u32 *branch_unlink_done(u32 *pk, struct wc_chan *k, u32 next)
 {
 	if (k->sent == k->total) {
 		*pk = next;
 		return pk;
 	}
 	return &k->sibling;
+}
+
+static inline struct wc_chan *branch(struct wc_engine *e, u32 i)
+{
+	return i == NO_CHAN ? NULL : &e->chan[i];
 }
 
 /*
@@ -627,15 +640,15 @@ branch_unlink_done(struct wc_chan **pk, struct wc_chan *k, struct wc_chan *next)
  */
 static void chan_drain(struct wc_engine *e, struct wc_chan *c)
 {
-	struct wc_chan *k, *next, **pk;
-	u32 f = c->left, min_next = U32_MAX;
+	struct wc_chan *k;
+	u32 f = c->left, min_next = U32_MAX, next, *pk;
 
 	if (e->p.replication == WC_REPL_LOCKSTEP) {
 		bool all = true, any = false;
 
 		if (f >= c->sent || !flit_ready(e, c, f))
 			return;
-		for (k = c->child; k; k = k->sibling) {
+		for (k = branch(e, c->child); k; k = branch(e, k->sibling)) {
 			if (!branch_needs(k, f))
 				continue;
 			any = true;
@@ -644,7 +657,7 @@ static void chan_drain(struct wc_engine *e, struct wc_chan *c)
 		}
 		if (!all)
 			return;
-		for (pk = &c->child; (k = *pk); ) {
+		for (pk = &c->child; (k = branch(e, *pk)); ) {
 			next = k->sibling;
 			if (any && branch_needs(k, f))
 				chan_push(e, k);
@@ -654,7 +667,7 @@ static void chan_drain(struct wc_engine *e, struct wc_chan *c)
 		e->last_progress = e->now;
 	} else {
 		/* Asynchronous: every branch reads at its own pace. */
-		for (pk = &c->child; (k = *pk); ) {
+		for (pk = &c->child; (k = branch(e, *pk)); ) {
 			u32 want = k->off + k->sent;
 
 			next = k->sibling;
@@ -664,9 +677,8 @@ static void chan_drain(struct wc_engine *e, struct wc_chan *c)
 			pk = branch_unlink_done(pk, k, next);
 		}
 		/* The buffer frees what every branch has taken. */
-		for (k = c->child; k; k = k->sibling) {
-			u32 next = k->sent < k->total ? k->off + k->sent : c->total;
-
+		for (k = branch(e, c->child); k; k = branch(e, k->sibling)) {
+			next = k->sent < k->total ? k->off + k->sent : c->total;
 			if (next < min_next)
 				min_next = next;
 		}
@@ -819,7 +831,7 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 		if (o->consume)
 			k->node = c->node;
 		k->sibling = c->child;
-		c->child = k;
+		c->child = (u32)(k - e->chan);
 	}
 	c->routed = true;
 	e->last_progress = e->now;
@@ -943,6 +955,18 @@ void wc_engine_get_stats(const struct wc_engine *e, struct wc_engine_stats *s)
 {
 	*s = e->stats;
 	s->worms_in_flight = e->nactive;
+}
+
+size_t wc_engine_mem(const struct wc_engine *e)
+{
+	return sizeof(*e) +
+	       e->nphys * (sizeof(*e->nbr) + sizeof(*e->phys_last) +
+			   sizeof(*e->phys_busy)) +
+	       e->nchan * (sizeof(*e->chan) + e->p.buf_flits * sizeof(*e->ring)) +
+	       e->cons_base * sizeof(*e->worms) +
+	       e->nnodes * (sizeof(*e->q_head) + sizeof(*e->q_tail) +
+			    sizeof(*e->backlog) + sizeof(*e->src_next) +
+			    sizeof(*e->src_listed) + sizeof(*e->nstats));
 }
 
 void wc_engine_node_stats(const struct wc_engine *e, u32 node,

@@ -238,6 +238,9 @@ u64 wc_engine_now(const struct wc_engine *e);
 int wc_engine_set_watchdog(struct wc_engine *e, u32 cycles, const char **why);
 
 void wc_engine_get_stats(const struct wc_engine *e, struct wc_engine_stats *s);
+
+/* Bytes the engine allocated (all of it happens in wc_engine_create()). */
+size_t wc_engine_mem(const struct wc_engine *e);
 void wc_engine_node_stats(const struct wc_engine *e, u32 node,
 			  struct wc_node_stats *s);
 /* Busy cycles of the physical channel (@node, @port), all VCs together. */

@@ -476,6 +476,7 @@ static void test_names(void)
 		ENG(WORMS_DONE), ENG(LATENCY_SUM), ENG(LATENCY_MAX),
 		ENG(BLOCKED_CYCLES), ENG(DEADLOCKS), ENG(HOPS_SUM),
 		ENG(ROUTE_ERRORS),
+		ENG(MEM_BYTES),
 	};
 	size_t i;
 	int v, good;

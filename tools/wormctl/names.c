@@ -40,4 +40,5 @@ const char *const wc_engine_stat_names[__WORMCAST_ENG_MAX] = {
 	[WORMCAST_ENG_DEADLOCKS] = "deadlocks",
 	[WORMCAST_ENG_HOPS_SUM] = "hops_sum",
 	[WORMCAST_ENG_ROUTE_ERRORS] = "route_errors",
+	[WORMCAST_ENG_MEM_BYTES] = "mem_bytes",
 };

@@ -182,6 +182,8 @@ enum wormcast_engine_stat {
 	WORMCAST_ENG_PAD,
 	WORMCAST_ENG_HOPS_SUM,		/* links crossed, per destination */
 	WORMCAST_ENG_ROUTE_ERRORS,	/* worms drained after a routing error */
+	WORMCAST_ENG_MEM_BYTES,		/* kernel memory of the engine and the fabric's
+					 * glue state, node net devices excluded */
 	__WORMCAST_ENG_MAX,
 };
 #define WORMCAST_ENG_MAX (__WORMCAST_ENG_MAX - 1)
