@@ -1,0 +1,414 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The in-VM benchmarks of issue 3 (item 6 b and c).  Runs inside the VM as
+# root, with wormcast.ko loaded (tests/vm/run.sh shell; tools/bench/vm.sh
+# starts it), and prints figures as "name: value unit" lines; "# ..." lines
+# are the individual runs and other details.
+#
+# (b) UDP packets per second from one node to an adjacent node: node 0 to
+#     node 1 of a 4x4 torus (each in its own network namespace, IPv4), and
+#     over a veth pair between two namespaces, 64 B and 1400 B payloads.
+#     Sender: iperf2 client (-u -b 10G: as fast as it can); receiver: an
+#     iperf2 server; the figure is what the receiving socket got (the
+#     server's datagrams minus lost ones) per second.  The runs of the
+#     four cases are interleaved, so that a slow phase of the (shared,
+#     TCG-emulated) machine hits all of them alike.  Sender and receiver
+#     are not pinned to CPUs: pinning the sender (and with it the softirq
+#     work it raises) to one vCPU made both paths more erratic on a loaded
+#     host, the fabric most.
+# (c) kernel memory of a fabric: torus 16x16 and 32x32 with default
+#     parameters.  /proc/meminfo after dropping caches, before and after
+#     "ip link add", repeated; the node devices' share is estimated by
+#     creating as many dummy devices (same ether_setup()-based net_device,
+#     same IPv4/IPv6 per-device state) in the same way.
+#
+# Environment (all optional):
+#   WC_BENCH_RUNS       runs per UDP case (default 7)
+#   WC_BENCH_SECS       seconds per UDP run (default 3)
+#   WC_BENCH_MEM_RUNS   fabric creations per size for memory (default 3)
+#   WC_BENCH_MEM_DIMS   torus sizes for memory (default "16x16 32x32")
+#   WC_BENCH_PARTS      "udp mem" (default) or either one
+set -u
+
+WC_ROOT=${WC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+export IP_LIB_DIR="${IP_LIB_DIR:-${WC_BUILD:-$WC_ROOT/build}}"
+
+RUNS=${WC_BENCH_RUNS:-7}
+SECS=${WC_BENCH_SECS:-3}
+MEM_RUNS=${WC_BENCH_MEM_RUNS:-3}
+MEM_DIMS=${WC_BENCH_MEM_DIMS:-16x16 32x32}
+PARTS=${WC_BENCH_PARTS:-udp mem}
+SIZES="64 1400"
+PATHS="fabric veth"
+
+# Names of everything this script creates (removed at exit).
+FAB=wcb			# UDP fabric; nodes wcbn0, wcbn1, ...
+MEMFAB=wcm		# memory fabric
+NS_FAB_TX=wcb-tx
+NS_FAB_RX=wcb-rx
+NS_VETH_TX=vb-tx
+NS_VETH_RX=vb-rx
+NS_DUMMY=wcb-dummy
+IP_FAB_TX=10.77.0.1
+IP_FAB_RX=10.77.0.2
+IP_VETH_TX=10.78.0.1
+IP_VETH_RX=10.78.0.2
+
+TMPD=$(mktemp -d /tmp/wc-bench.XXXXXX)
+PIDS=""
+
+die() {
+	echo "bench-guest: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "# $*"
+}
+
+cleanup() {
+	for p in $PIDS; do
+		kill "$p" 2>/dev/null
+	done
+	for p in $PIDS; do
+		wait "$p" 2>/dev/null
+	done
+	for ns in $NS_FAB_TX $NS_FAB_RX $NS_VETH_TX $NS_VETH_RX $NS_DUMMY; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	ip link del "$FAB" 2>/dev/null
+	ip link del "$MEMFAB" 2>/dev/null
+	rm -rf "$TMPD"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+is_count() {
+	case "$1" in
+	'' | *[!0-9]*) return 1 ;;
+	esac
+	[ "$1" -ge 1 ]
+}
+
+is_count "$RUNS" || die "WC_BENCH_RUNS must be a positive integer, not '$RUNS'"
+is_count "$SECS" || die "WC_BENCH_SECS must be a positive integer, not '$SECS'"
+is_count "$MEM_RUNS" ||
+	die "WC_BENCH_MEM_RUNS must be a positive integer, not '$MEM_RUNS'"
+for d in $MEM_DIMS; do
+	case "$d" in
+	[0-9]*x[0-9]*) ;;
+	*) die "WC_BENCH_MEM_DIMS: '$d' is not a torus size like 16x16" ;;
+	esac
+done
+for p in $PARTS; do
+	case "$p" in
+	udp | mem) ;;
+	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem)" ;;
+	esac
+done
+for tool in ip iperf jq awk; do
+	command -v "$tool" >/dev/null || die "$tool is missing"
+done
+grep -q '^wormcast ' /proc/modules || die "wormcast.ko is not loaded"
+
+# Median of the numbers on stdin (one per line); mean of the middle two
+# for an even count.
+median() {
+	sort -g | awk '{ v[NR] = $1 }
+		END {
+			if (NR == 0) { print "nan"; exit }
+			if (NR % 2) print v[(NR + 1) / 2]
+			else print (v[NR / 2] + v[NR / 2 + 1]) / 2
+		}'
+}
+
+# ================================================================ (b) UDP
+
+# ns_pair TX RX: two namespaces with lo up and IPv6 off (nothing but the
+# benchmark's traffic on the devices).
+ns_pair() {
+	for ns in "$1" "$2"; do
+		ip netns add "$ns" || return 1
+		ip -n "$ns" link set lo up || return 1
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+			net.ipv6.conf.default.disable_ipv6=1 || return 1
+	done
+}
+
+# dev_up NS DEV ADDR: move nothing, just address DEV in NS and bring it up.
+dev_up() {
+	ip -n "$1" addr add "$3/24" dev "$2" &&
+		ip -n "$1" link set "$2" up
+}
+
+setup_fabric() {
+	ip link add "$FAB" type wormcast topology torus dims 4x4 || return 1
+	ns_pair "$NS_FAB_TX" "$NS_FAB_RX" || return 1
+	# Nodes 0 and 1 are adjacent (x neighbours) on the torus.
+	ip link set "${FAB}n0" netns "$NS_FAB_TX" || return 1
+	ip link set "${FAB}n1" netns "$NS_FAB_RX" || return 1
+	dev_up "$NS_FAB_TX" "${FAB}n0" "$IP_FAB_TX" || return 1
+	dev_up "$NS_FAB_RX" "${FAB}n1" "$IP_FAB_RX"
+}
+
+setup_veth() {
+	ns_pair "$NS_VETH_TX" "$NS_VETH_RX" || return 1
+	ip link add vb0 netns "$NS_VETH_TX" type veth \
+		peer name vb1 netns "$NS_VETH_RX" || return 1
+	dev_up "$NS_VETH_TX" vb0 "$IP_VETH_TX" || return 1
+	dev_up "$NS_VETH_RX" vb1 "$IP_VETH_RX"
+}
+
+# Per path: sending namespace, receiving namespace, receiver address,
+# receiving device.
+path_vars() {
+	case "$1" in
+	fabric)
+		tx_ns=$NS_FAB_TX rx_ns=$NS_FAB_RX dst=$IP_FAB_RX rx_dev=${FAB}n1
+		;;
+	veth)
+		tx_ns=$NS_VETH_TX rx_ns=$NS_VETH_RX dst=$IP_VETH_RX rx_dev=vb1
+		;;
+	esac
+}
+
+# One iperf2 server per path for the whole benchmark; each client run
+# appends one CSV report line to $TMPD/srv.PATH.
+start_server() {
+	path_vars "$1"
+	: >"$TMPD/srv.$1"
+	ip netns exec "$rx_ns" iperf -s -u -B "$dst" -l 2048 -y C >"$TMPD/srv.$1" 2>"$TMPD/srv.$1.err" &
+	PIDS="$PIDS $!"
+}
+
+rx_packets() {
+	ip -n "$1" -s -j link show dev "$2" | jq '.[0].stats64.rx.packets'
+}
+
+# udp_run PATH SIZE: one run; sets $pps (received by the socket, per
+# second of the server's report), $sent (by the client), $dev_rx (frames
+# the receiving device got) and $sock_rx (datagrams the socket got), or
+# returns 1.
+udp_run() {
+	path_vars "$1"
+	lines=$(wc -l <"$TMPD/srv.$1")
+	rx0=$(rx_packets "$rx_ns" "$rx_dev")
+	ip netns exec "$tx_ns" iperf -c "$dst" -u -b 10G -l "$2" \
+		-t "$SECS" >"$TMPD/cli" 2>&1
+	# The server writes its report once the client's last datagram is in.
+	i=0
+	while [ "$(wc -l <"$TMPD/srv.$1")" -le "$lines" ]; do
+		i=$((i + 1))
+		[ "$i" -le 100 ] || {
+			note "no server report for $1 $2 B; client said:"
+			sed 's/^/#   /' "$TMPD/cli"
+			return 1
+		}
+		sleep 0.1
+	done
+	# timestamp,src,sport,dst,dport,id,interval,bytes,bps,jitter,lost,total,...
+	pps=$(tail -n 1 "$TMPD/srv.$1" | awk -F, '{
+		split($7, t, "-"); secs = t[2] - t[1]
+		if (secs <= 0 || $12 <= 0) { print "nan"; exit }
+		printf "%.0f\n", ($12 - $11) / secs }')
+	dev_rx=$(($(rx_packets "$rx_ns" "$rx_dev") - rx0))
+	sent=$(sed -n 's/.*Sent \([0-9]*\) datagrams.*/\1/p' "$TMPD/cli" | tail -n 1)
+	sock_rx=$(tail -n 1 "$TMPD/srv.$1" | awk -F, '{ print $12 - $11 }')
+	[ "$pps" != nan ]
+}
+
+bench_udp() {
+	setup_fabric || die "cannot set up the 4x4 torus with nodes in namespaces"
+	setup_veth || die "cannot set up the veth pair"
+	for path in $PATHS; do
+		path_vars "$path"
+		# Warm up ARP, and check that the path works at all.
+		ip netns exec "$tx_ns" ping -c 2 -i 0.2 -W 5 "$dst" >"$TMPD/ping" 2>&1 || {
+			sed 's/^/# /' "$TMPD/ping"
+			die "ping over $path fails"
+		}
+		note "$path: $(ip -n "$tx_ns" -o link show | grep -v ' lo:' |
+			sed -n 's/.* qdisc \([^ ]*\).*/qdisc \1/p' | head -n 1) on the sender"
+		start_server "$path"
+	done
+	sleep 1
+
+	for run in $(seq "$RUNS"); do
+		for size in $SIZES; do
+			for path in $PATHS; do
+				if udp_run "$path" "$size"; then
+					echo "$pps" >>"$TMPD/pps.$path.$size"
+					echo "$run $pps" >>"$TMPD/run.$path.$size"
+					note "$path $size B run $run: $pps pps received" \
+						"(sent $sent, device got $dev_rx, socket got $sock_rx)"
+				else
+					note "$path $size B run $run: failed"
+				fi
+			done
+		done
+	done
+
+	for size in $SIZES; do
+		f=$(median <"$TMPD/pps.fabric.$size" 2>/dev/null)
+		v=$(median <"$TMPD/pps.veth.$size" 2>/dev/null)
+		echo "vm.udp.fabric.${size}B.pps: ${f:-nan} pps"
+		echo "vm.udp.veth.${size}B.pps: ${v:-nan} pps"
+		awk -v f="${f:-nan}" -v v="${v:-nan}" -v s="$size" 'BEGIN {
+			if (f == "nan" || v == "nan" || v == 0) r = "nan"
+			else r = sprintf("%.2f", f / v)
+			printf "vm.udp.ratio.%sB: %s x (fabric/veth)\n", s, r }'
+		# The same from back-to-back runs (fabric then veth): less
+		# sensitive to slow phases of a loaded host.
+		r=$(awk 'NR == FNR { fab[$1] = $2; next }
+			($1 in fab) && $2 > 0 { printf "%.4f\n", fab[$1] / $2 }' \
+			"$TMPD/run.fabric.$size" "$TMPD/run.veth.$size" 2>/dev/null | median)
+		awk -v r="$r" -v s="$size" 'BEGIN {
+			printf "vm.udp.ratio_paired.%sB: %s x (median of per-run fabric/veth)\n",
+				s, r == "nan" ? r : sprintf("%.2f", r) }'
+	done
+
+	# Lossless fabric: nothing should have been dropped or deadlocked.
+	# Sum the fabric-wide sections only ("engine:" and "total:").
+	wormctl stats "$FAB" >"$TMPD/stats" 2>&1 &&
+		note "fabric counters: $(awk '/^[a-z]/ { sec = $1; next }
+			(sec == "engine:" || sec == "total:") &&
+			$1 ~ /^(drop_|deadlocks|route_errors)/ && $2 > 0 {
+				sub(":", "", $1); printf "%s %s ", $1, $2; bad = 1 }
+			END { if (!bad) printf "no drops, deadlocks or route errors" }' \
+			"$TMPD/stats"); $(awk '/worms_done/ { print $2; exit }' "$TMPD/stats")" \
+			"worms done"
+}
+
+# ================================================================ (c) memory
+
+# kernel memory figures (KiB) after dropping caches:
+# "MemFree Slab SUnreclaim VmallocUsed Percpu KernelStack PageTables"
+mem_snapshot() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	awk '/^(MemFree|Slab|SUnreclaim|VmallocUsed|Percpu|KernelStack|PageTables):/ {
+		v[$1] = $2 }
+		END { print v["MemFree:"], v["Slab:"], v["SUnreclaim:"],
+			v["VmallocUsed:"], v["Percpu:"], v["KernelStack:"],
+			v["PageTables:"] }' /proc/meminfo
+}
+
+# mem_delta BEFORE AFTER: "kernel memfree slab vmalloc percpu" in KiB:
+# kernel is the growth of what /proc/meminfo accounts to the kernel (Slab,
+# which includes kmalloc's large page allocations, VmallocUsed, Percpu,
+# KernelStack, PageTables); memfree is the fall of MemFree, a cross-check
+# that also moves with pages parked on per-cpu free lists.
+mem_delta() {
+	echo "$1 $2" | awk '{
+		slab = $9 - $2; vm = $11 - $4; pcpu = $12 - $5
+		printf "%d %d %d %d %d\n", slab + vm + pcpu + ($13 - $6) + ($14 - $7),
+			$1 - $8, slab, vm, pcpu }'
+}
+
+# Slab caches that grew most between two /proc/slabinfo copies (KiB).
+slab_growth() {
+	awk 'NR == FNR { if (FNR > 2) was[$1] = $3 * $4; next }
+		FNR > 2 { d = ($3 * $4 - was[$1]) / 1024
+			if (d >= 64) printf "%s %.0f\n", $1, d }' "$1" "$2" |
+		sort -k2,2nr | head -n 8 | awk '{ printf "%s%s %s KiB", sep, $1, $2; sep = ", " }'
+}
+
+# The devices of a fabric of N nodes, without the fabric: N + 1 dummy
+# devices (N nodes and the fabric device) in a namespace of their own,
+# created beforehand (the namespace's own cost is not the devices').
+dummies_add() {
+	i=0
+	while [ "$i" -le "$1" ]; do
+		echo "link add wcbd$i group 77 type dummy"
+		i=$((i + 1))
+	done >"$TMPD/dummies"
+	ip -n "$NS_DUMMY" -batch "$TMPD/dummies"
+}
+
+# One batched unregistration (device group), synchronous, unlike deleting
+# the namespace (cleanup_net runs later, in a work queue).
+dummies_del() {
+	ip -n "$NS_DUMMY" link del group 77 &&
+		ip netns del "$NS_DUMMY" &&
+		sleep 2
+}
+
+# col N FILE: median of column N of FILE.
+col() {
+	cut -d' ' -f"$1" "$2" | median
+}
+
+bench_mem() {
+	# The first creation grows caches the kernel keeps afterwards (per-cpu
+	# chunks, slab pages): create and delete each kind once, unmeasured
+	# except for the per-cpu memory, which only shows then.
+	modprobe dummy 2>/dev/null
+	for dims in $MEM_DIMS; do
+		a=$(mem_snapshot)
+		ip link add "$MEMFAB" type wormcast topology torus dims "$dims" ||
+			die "cannot create a $dims torus"
+		b=$(mem_snapshot)
+		ip link del "$MEMFAB"
+		note "torus $dims first creation: Percpu +$(mem_delta "$a" "$b" | cut -d' ' -f5) KiB"
+		n=$(echo "$dims" | awk -Fx '{ print $1 * $2 }')
+		if ! ip netns add "$NS_DUMMY" || ! dummies_add "$n"; then
+			die "cannot create $n dummy devices"
+		fi
+		dummies_del
+	done
+
+	for dims in $MEM_DIMS; do
+		n=$(echo "$dims" | awk -Fx '{ print $1 * $2 }')
+		: >"$TMPD/fab" && : >"$TMPD/dum"
+		for run in $(seq "$MEM_RUNS"); do
+			a=$(mem_snapshot)
+			cp /proc/slabinfo "$TMPD/slab0"
+			ip link add "$MEMFAB" type wormcast topology torus dims "$dims" ||
+				die "cannot create a $dims torus"
+			b=$(mem_snapshot)
+			cp /proc/slabinfo "$TMPD/slab1"
+			ip link del "$MEMFAB"
+			sleep 2
+			c=$(mem_snapshot)
+			d=$(mem_delta "$a" "$b")
+			echo "$d" >>"$TMPD/fab"
+			echo "$d" | awk -v t="torus $dims run $run" -v back="$(mem_delta "$a" "$c")" '{
+				split(back, k, " ")
+				printf "# %s: kernel +%d KiB (Slab +%d, VmallocUsed +%d, Percpu +%d), MemFree -%d KiB; %d KiB not freed by ip link del\n",
+					t, $1, $3, $4, $5, $2, k[1] }'
+			[ "$run" != 1 ] ||
+				note "torus $dims slab caches grown: $(slab_growth "$TMPD/slab0" "$TMPD/slab1")"
+
+			ip netns add "$NS_DUMMY" || die "cannot add namespace $NS_DUMMY"
+			a=$(mem_snapshot)
+			dummies_add "$n" || die "cannot create $n dummy devices"
+			b=$(mem_snapshot)
+			dummies_del
+			d=$(mem_delta "$a" "$b")
+			echo "$d" >>"$TMPD/dum"
+			echo "$d" | awk -v t="$((n + 1)) dummy devices run $run" '{
+				printf "# %s: kernel +%d KiB (Slab +%d), MemFree -%d KiB\n", t, $1, $3, $2 }'
+		done
+		tag=torus$dims
+		fab=$(col 1 "$TMPD/fab")
+		dum=$(col 1 "$TMPD/dum")
+		echo "vm.mem.$tag.kernel: $fab KiB"
+		echo "vm.mem.$tag.slab: $(col 3 "$TMPD/fab") KiB"
+		echo "vm.mem.$tag.vmalloc: $(col 4 "$TMPD/fab") KiB"
+		echo "vm.mem.$tag.memfree_drop: $(col 2 "$TMPD/fab") KiB"
+		echo "vm.mem.$tag.netdevs: $dum KiB ($((n + 1)) dummy devices)"
+		awk -v f="$fab" -v d="$dum" -v n="$n" -v t="$tag" 'BEGIN {
+			printf "vm.mem.%s.per_netdev: %.1f KiB\n", t, d / (n + 1)
+			printf "vm.mem.%s.engine_fabric: %d KiB (kernel - netdevs)\n", t, f - d
+			printf "vm.mem.%s.kernel_mib: %.2f MiB\n", t, f / 1024 }'
+	done
+}
+
+note "guest kernel $(uname -r), $(nproc) CPUs, $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) KiB"
+for p in $PARTS; do
+	case "$p" in
+	udp) bench_udp ;;
+	mem) bench_mem ;;
+	esac
+done
