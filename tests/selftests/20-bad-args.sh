@@ -1,0 +1,106 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bad "ip link add ... type wormcast" arguments are refused with a message
+# and create nothing: first through the iproute2 plugin, then with raw
+# netlink attributes (rawlink.py) so that the kernel's own validation and
+# its extack messages are checked too, whatever the plugin lets through.
+. "$(dirname "$0")/lib.sh"
+
+bad() {
+	what=$1
+	shift
+	before=$(ndevs)
+	refuse "refused: $what" ip link add wc type wormcast "$@"
+	is "nothing created: $what" "$(ndevs)" "$before"
+	ip link del wc 2>/dev/null
+}
+
+bad "no topology" dims 4x4
+bad "unknown topology" topology ring dims 8
+bad "dims 1x0" topology mesh dims 1x0
+bad "dims 0" topology torus dims 0
+bad "dims 1" topology mesh dims 1
+bad "4 dims" topology mesh dims 2x2x2x2
+bad "dims 8x" topology torus dims 8x
+bad "dims x8" topology torus dims x8
+bad "dims negative" topology torus dims -4x4
+bad "dims non-numeric" topology torus dims axb
+bad "dims too many nodes" topology torus dims 100x100
+bad "dims overflowing u32" topology mesh dims 4294967297
+bad "mesh without dims" topology mesh
+bad "star n 8" topology star n 8
+bad "star n 1" topology star n 1
+bad "star n non-numeric" topology star n four
+bad "hypercube dim 0" topology hypercube dim 0
+bad "hypercube dim 13" topology hypercube dim 13
+bad "hypercube with dims 4x4" topology hypercube dims 4x4
+bad "nodename without %d" topology mesh dims 4 nodename node
+bad "nodename with two %d" topology mesh dims 4 nodename 'n%d%d'
+bad "nodename with %s" topology mesh dims 4 nodename 'n%s'
+bad "nodename too long" topology mesh dims 4 nodename 'averyveryverylongname%d'
+bad "nodename with a slash" topology mesh dims 4 nodename 'a/%d'
+bad "nodename with a space" topology mesh dims 4 nodename 'a %d'
+bad "flit_bytes 0" topology mesh dims 4 flit_bytes 0
+bad "flit_bytes non-numeric" topology mesh dims 4 flit_bytes big
+bad "buf_flits 0" topology mesh dims 4 buf_flits 0
+bad "vcs 0" topology mesh dims 4 vcs 0
+bad "vcs 1000" topology mesh dims 4 vcs 1000
+bad "inj 0" topology mesh dims 4 inj 0
+bad "cons 0" topology mesh dims 4 cons 0
+bad "router_delay -1" topology mesh dims 4 router_delay -1
+bad "link_delay 1e3" topology mesh dims 4 link_delay 1e3
+bad "replication sideways" topology mesh dims 4 replication sideways
+bad "watchdog 0" topology mesh dims 4 watchdog 0
+bad "queue_len 0" topology mesh dims 4 queue_len 0
+bad "queue_len huge" topology mesh dims 4 queue_len 99999999999
+bad "unknown keyword" topology mesh dims 4 colour blue
+bad "keyword without value" topology mesh dims 4 flit_bytes
+
+# A node name that is already taken: the whole fabric is refused, the
+# existing device stays.
+ip link add wcn1 type dummy 2>/dev/null || ip link add wcn1 type veth peer name wcpeer
+before=$(ndevs)
+refuse "refused: node name already taken" ip link add wc type wormcast topology mesh dims 4
+is "nothing created: node name already taken" "$(ndevs)" "$before"
+check "the existing device is intact" ip link show wcn1
+ip link del wcn1 2>/dev/null
+
+# A fabric name that is already taken.
+if wc_add wc topology mesh dims 2; then
+	before=$(ndevs)
+	refuse "refused: fabric name already taken" ip link add wc type wormcast topology mesh dims 2 nodename 'x%d'
+	is "nothing created: fabric name already taken" "$(ndevs)" "$before"
+	wc_del wc
+else
+	not_ok "create mesh 2"
+fi
+
+# The kernel validates on its own, whatever the plugin lets through: raw
+# IFLA_WORMCAST_* attributes without the plugin, each refused with an extack
+# message and nothing created.
+for c in "topo=0 dims=4" "topo=9 dims=4" "topo=1 dims=4,0" "topo=1 dims=2,2,2,2" \
+	"topo=4 dims=8" "topo=3 dims=0" "topo=1 dims=4 vcs=0" "topo=1 dims=4 flit=0" \
+	"topo=1 dims=4 name=x" "topo=1 dims=4 name=%s%d" "topo=1 dims=4 queue=0" \
+	"topo=1 dims=4 repl=7" "topo=1" "dims=4"; do
+	before=$(ndevs)
+	# shellcheck disable=SC2086
+	if out=$(python3 "$(dirname "$0")/rawlink.py" wc $c 2>&1); then
+		not_ok "kernel refuses: $c" "created"
+	elif echo "$out" | grep -q 'no extack message'; then
+		not_ok "kernel refuses: $c (with an extack message)" "$out"
+	else
+		ok "kernel refuses: $c (with an extack message)"
+		diag "$out"
+	fi
+	is "kernel created nothing: $c" "$(ndevs)" "$before"
+	ip link del wc 2>/dev/null
+done
+# The same path accepts a good request (so the refusals above mean something).
+check "kernel accepts: topo=2 dims=4,4" python3 "$(dirname "$0")/rawlink.py" wc topo=2 dims=4,4
+ip link del wc 2>/dev/null
+
+# help prints usage and succeeds.
+check "ip link help wormcast" sh -c 'ip link help wormcast 2>&1 | grep -q topology'
+
+done_testing

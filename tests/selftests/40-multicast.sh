@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# UDP over IPv4 multicast (239.1.2.3) and IPv6 multicast (ff0e::1:2:3) on an
+# 8x8 torus, receivers joined by ordinary sockets in separate namespaces:
+# every member receives every datagram exactly once, non-members (sockets on
+# the same port, joined to another group) receive none, and the counters
+# agree: each member's device counts exactly N more received frames, each
+# non-member's none, the sender's N sent, and the fabric drops nothing.
+. "$(dirname "$0")/lib.sh"
+
+N=50
+SRC=0
+MEMBERS="7 9 27 36 54 63"
+OTHERS="1 45"
+PORT4=5000
+PORT6=5001
+
+if ! wc_add wc topology torus dims 8x8; then
+	not_ok "create torus 8x8"
+	done_testing
+	exit
+fi
+ok "create torus 8x8"
+for id in $SRC $MEMBERS $OTHERS; do
+	ns_new "n$id" && node_in_ns "wcn$id" "n$id" "$id" ||
+		not_ok "node $id in namespace n$id"
+done
+
+# recv_start FAMILY: one receiver per member (joined to the test group) and
+# per non-member (joined to another group, same port).
+recv_start() {
+	for id in $MEMBERS $OTHERS; do
+		case " $MEMBERS " in *" $id "*) g4=239.1.2.3 g6=ff0e::1:2:3 ;;
+		*) g4=239.9.9.9 g6=ff0e::9:9:9 ;; esac
+		if [ "$1" = 4 ]; then
+			bg nsx "n$id" python3 "$UDP" recv --port $PORT4 --group $g4 \
+				--ifname "wcn$id" --ready "$WC_TMP/ready4.$id" --out "$WC_TMP/got4.$id"
+		else
+			bg nsx "n$id" python3 "$UDP" recv --port $PORT6 --group $g6 \
+				--ifname "wcn$id" --ready "$WC_TMP/ready6.$id" --out "$WC_TMP/got6.$id"
+		fi
+	done
+}
+
+all_ready() {
+	for id in $MEMBERS $OTHERS; do
+		[ -f "$WC_TMP/ready$1.$id" ] || return 1
+	done
+}
+
+# Snapshot of "id rx tx" for every node in the test.
+snapshot() {
+	for id in $SRC $MEMBERS $OTHERS; do
+		echo "$id $(rx_packets "wcn$id" "n$id") $(tx_packets "wcn$id" "n$id")"
+	done
+}
+
+# run_family 4|6 GROUP PORT
+run_family() {
+	fam=$1 group=$2 port=$3
+	recv_start "$fam"
+	if wait_for 30 all_ready "$fam"; then
+		ok "IPv$fam: receivers joined"
+	else
+		not_ok "IPv$fam: receivers joined"
+	fi
+	sleep 1	# let the joins' reports go by before counting
+	snapshot >"$WC_TMP/before$fam"
+	check "IPv$fam: send $N datagrams to $group from node $SRC" \
+		nsx "n$SRC" python3 "$UDP" send --dst "$group" --port "$port" \
+		--ifname "wcn$SRC" --count $N --tag "v$fam" --size 200
+	sleep 2
+	snapshot >"$WC_TMP/after$fam"
+
+	want=$(seq 1 $N | sed "s/^/v$fam /" | sort)
+	for id in $MEMBERS; do
+		got=$(sort "$WC_TMP/got$fam.$id" 2>/dev/null)
+		if [ "$got" = "$want" ]; then
+			ok "IPv$fam: member node $id received each datagram exactly once"
+		else
+			not_ok "IPv$fam: member node $id received each datagram exactly once" \
+				"received $(echo "$got" | grep -c . ) lines, $(echo "$got" | sort -u | grep -c .) distinct"
+		fi
+	done
+	for id in $OTHERS; do
+		is "IPv$fam: non-member node $id received nothing" \
+			"$(cat "$WC_TMP/got$fam.$id" 2>/dev/null | grep -c .)" 0
+	done
+
+	# Device counters: rx delta N at members, 0 elsewhere; tx delta N at
+	# the source (the fabric replicates, the sender sends once).
+	bad=""
+	while read -r id rx tx; do
+		rx0=$(awk -v id="$id" '$1 == id { print $2 }' "$WC_TMP/before$fam")
+		tx0=$(awk -v id="$id" '$1 == id { print $3 }' "$WC_TMP/before$fam")
+		case " $MEMBERS " in *" $id "*) want_rx=$N ;; *) want_rx=0 ;; esac
+		[ "$id" = "$SRC" ] && want_tx=$N || want_tx=0
+		[ $((rx - rx0)) = "$want_rx" ] ||
+			bad="$bad node $id rx +$((rx - rx0)) (expected +$want_rx);"
+		[ $((tx - tx0)) = "$want_tx" ] ||
+			bad="$bad node $id tx +$((tx - tx0)) (expected +$want_tx);"
+	done <"$WC_TMP/after$fam"
+	is "IPv$fam: device counters match the deliveries exactly" "$bad" ""
+	bg_stop
+}
+
+run_family 4 239.1.2.3 $PORT4
+run_family 6 ff0e::1:2:3 $PORT6
+
+total=0
+for id in $SRC $MEMBERS $OTHERS; do
+	total=$((total + $(drops "wcn$id" "n$id")))
+done
+is "no drops or errors on any node device" "$total" 0
+
+# The fabric's own counters (wormctl): every drop reason at zero.
+is "fabric drop counters (wormctl) all zero" "$(wc_drops wc)" 0
+
+done_testing

@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Engine statistics through wormctl: "wormctl [-j] fabric show" describes the
+# fabric and its node devices wherever they are, and "wormctl [-j] stats"
+# counts exactly what a known amount of traffic must produce: K unicast
+# datagrams over d hops of a 4x4 torus are K worms done, K*d hops, K frames
+# sent by the source and received by the destination, and zero-load
+# latencies exactly as Eq. 1 of the path-based paper says at zero load.
+. "$(dirname "$0")/lib.sh"
+
+K=30
+SRC=0
+DST=10		# (2,2) on a 4x4 torus: 4 hops from (0,0)
+HOPS=4
+
+if ! wc_add wc topology torus dims 4x4; then
+	not_ok "create torus 4x4"
+	done_testing
+	exit
+fi
+ok "create torus 4x4"
+
+check "wormctl fabric show (text)" sh -c 'wormctl fabric show wc | grep -q torus'
+check "wormctl stats (text)" sh -c 'wormctl stats wc | grep -q worms_done'
+show=$(wormctl -j fabric show wc)
+is "wormctl -j fabric show: topology, dims, nodes" \
+	"$(echo "$show" | jq -c 'first(.. | objects | select(has("topology"))) | [.topology, .dims, .nodes]')" \
+	'["torus",[4,4],16]'
+is "wormctl -j fabric show: every node device listed" \
+	"$(echo "$show" | jq -c '[.. | objects | select(has("node") and has("ifname")) | .ifname] | sort')" \
+	"$(seq 0 15 | sed 's/^/wcn/' | jq -Rcs 'split("\n") | map(select(. != "")) | sort')"
+
+for id in $SRC $DST; do
+	ns_new "n$id" && node_in_ns "wcn$id" "n$id" "$id" ||
+		not_ok "node $id in namespace n$id"
+done
+show=$(wormctl -j fabric show wc)
+is "wormctl sees node $DST in another namespace" \
+	"$(echo "$show" | jq -c "first(.. | objects | select(.node? == $DST and has(\"ifname\"))) |
+		[.ifname, (.netnsid != null and .netnsid >= 0)]")" \
+	"[\"wcn$DST\",true]"
+
+# Static neighbours: no ARP probe may slip into the counted window.
+static_neigh "$SRC" "$DST" && static_neigh "$DST" "$SRC" ||
+	not_ok "static neighbour entries"
+sleep 1
+bg nsx "n$DST" python3 "$UDP" recv --port 7000 --ready "$WC_TMP/ready" --out "$WC_TMP/got"
+wait_for 30 test -f "$WC_TMP/ready"
+before=$(wormctl -j stats wc)
+# One datagram at a time, so that the fabric is at zero load.
+check "send $K datagrams node $SRC -> node $DST" \
+	nsx "n$SRC" python3 "$UDP" send --dst "$(ip4_of $DST)" --port 7000 \
+	--count $K --interval 0.05 --size 100
+sleep 1
+after=$(wormctl -j stats wc)
+is "all $K datagrams received" "$(grep -c . "$WC_TMP/got")" $K
+
+delta() {
+	a=$(echo "$after" | jq "first(.. | objects | select(has(\"engine\"))) |
+		(.engine + .counters).$1")
+	b=$(echo "$before" | jq "first(.. | objects | select(has(\"engine\"))) |
+		(.engine + .counters).$1")
+	echo $((a - b))
+}
+is "engine: worms_done +$K" "$(delta worms_done)" $K
+is "engine: hops_sum +$K*$HOPS" "$(delta hops_sum)" $((K * HOPS))
+is "counters: tx_frames +$K" "$(delta tx_frames)" $K
+is "counters: rx_frames +$K" "$(delta rx_frames)" $K
+is "engine: no worm in flight when idle" \
+	"$(echo "$after" | jq 'first(.. | objects | select(has("engine"))) | .engine.worms_in_flight')" 0
+# Eq. 1 at zero load, end to end through the kernel: a frame of
+# 14 + 20 + 8 + 100 = 142 bytes is 1 header + ceil(142 / 32) = 5 data flits
+# + 1 tail = 7 flits; with the default startup 0 and router and link delays
+# of 1 cycle, each worm takes 0 + 4 * (1 + 1) + 7 - 1 = 14 cycles.
+L=$((1 + (142 + 31) / 32 + 1))
+is "engine: latency_sum +K * (d * 2 + L - 1) (Eq. 1 at zero load, L = $L)" \
+	"$(delta latency_sum)" $((K * (HOPS * 2 + L - 1)))
+cyc=$(delta cycles)
+if [ "$cyc" -gt 0 ]; then
+	ok "engine: cycles advanced (+$cyc)"
+else
+	not_ok "engine: cycles advanced" "+$cyc"
+fi
+is "engine: no deadlock reported" \
+	"$(echo "$after" | jq 'first(.. | objects | select(has("engine"))) | .engine.deadlocks')" 0
+is "fabric drop counters all zero" "$(wc_drops wc)" 0
+
+# Per-node counters: the source sent K, the destination received K.
+is "per node: node $SRC tx_frames, node $DST rx_frames" \
+	"$(echo "$after" | jq -c "[(.. | objects | select(.node? == $SRC and has(\"counters\")) | .counters.tx_frames),
+		(.. | objects | select(.node? == $DST and has(\"counters\")) | .counters.rx_frames)]")" \
+	"$(echo "$before" | jq -c "[(.. | objects | select(.node? == $SRC and has(\"counters\")) | .counters.tx_frames + $K),
+		(.. | objects | select(.node? == $DST and has(\"counters\")) | .counters.rx_frames + $K)]")"
+
+refuse "wormctl stats on a device that is no fabric" wormctl stats lo
+refuse "wormctl stats on a missing device" wormctl stats nosuchdev
+
+done_testing

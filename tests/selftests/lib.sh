@@ -1,0 +1,271 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers for the VM selftests (tests/selftests/NN-*.sh): TAP output, fabric
+# and network namespace set-up with automatic clean-up.  Sourced, not run.
+#
+# A selftest runs as root inside the VM (tests/vm/run.sh) with wormcast.ko
+# loaded, IP_LIB_DIR pointing at the iproute2 plugin and wormctl on PATH.
+# It prints TAP: results as they come, the plan at the end (done_testing).
+
+WC_ROOT=${WC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+export IP_LIB_DIR=${IP_LIB_DIR:-${WC_BUILD:-$WC_ROOT/build}}
+UDP=$WC_ROOT/tests/selftests/udp.py
+
+_tap_n=0
+_tap_failed=0
+_netns=""
+_fabrics=""
+_pids=""
+WC_TMP=$(mktemp -d /tmp/wc-selftest.XXXXXX)
+
+# ---------------------------------------------------------------- TAP
+
+diag() {
+	printf '%s\n' "$*" | sed 's/^/# /'
+}
+
+# Progress on the VM console (the harness copies it to its stderr).
+_progress() {
+	[ -w /dev/console ] && [ -n "${WC_VM_GUEST:-}" ] &&
+		echo "wc-vm:   $(basename "$0" .sh): $*" >/dev/console 2>/dev/null
+	return 0
+}
+
+ok() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $*"
+	_progress "ok $_tap_n - $*"
+}
+
+# not_ok NAME [DIAGNOSTIC...]
+not_ok() {
+	_tap_n=$((_tap_n + 1))
+	_tap_failed=$((_tap_failed + 1))
+	echo "not ok $_tap_n - $1"
+	_progress "not ok $_tap_n - $1"
+	shift
+	[ $# -eq 0 ] || diag "$@"
+}
+
+# check NAME CMD [ARGS...]: ok if CMD succeeds; its output is shown if not.
+check() {
+	_name=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		ok "$_name"
+	else
+		not_ok "$_name" "command: $*" "$_out"
+	fi
+}
+
+# refuse NAME CMD [ARGS...]: ok if CMD fails (and says why on stderr).
+refuse() {
+	_name=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		not_ok "$_name" "command succeeded: $*" "$_out"
+	elif [ -z "$_out" ]; then
+		not_ok "$_name" "failed without an error message: $*"
+	else
+		ok "$_name"
+	fi
+}
+
+# is NAME GOT EXPECTED
+is() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1" "got:      $2" "expected: $3"
+	fi
+}
+
+done_testing() {
+	echo "1..$_tap_n"
+	[ "$_tap_failed" = 0 ]
+}
+
+# ---------------------------------------------------------------- clean-up
+
+# bg_stop: stop every background process started with bg, and wait for them.
+bg_stop() {
+	for p in $_pids; do
+		kill "$p" 2>/dev/null
+	done
+	for p in $_pids; do
+		wait "$p" 2>/dev/null
+	done
+	_pids=""
+}
+
+cleanup() {
+	bg_stop
+	for ns in $_netns; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	for f in $_fabrics; do
+		ip link del "$f" 2>/dev/null
+	done
+	rm -rf "$WC_TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# bg CMD...: run CMD in the background, killed at exit; sets $bg_pid.  Its
+# output goes to $WC_TMP/bg.log, away from the TAP stream.
+bg() {
+	"$@" >>"$WC_TMP/bg.log" 2>&1 &
+	bg_pid=$!
+	_pids="$_pids $bg_pid"
+}
+
+# ---------------------------------------------------------------- fabrics
+
+# wc_add NAME ARGS...: ip link add NAME type wormcast ARGS, deleted at exit.
+wc_add() {
+	_f=$1
+	shift
+	ip link add "$_f" type wormcast "$@" || return 1
+	_fabrics="$_fabrics $_f"
+}
+
+wc_del() {
+	ip link del "$1"
+}
+
+# JSON of every wormcast device in the current namespace (or in netns $2).
+wc_json() {
+	if [ -n "${1:-}" ]; then
+		ip -n "$1" -d -j link show
+	else
+		ip -d -j link show
+	fi | jq '[.[] | select(.linkinfo.info_kind == "wormcast")]'
+}
+
+# wc_field DEV JQ-FILTER [NETNS]: a field of linkinfo.info_data of DEV.
+wc_field() {
+	if [ -n "${3:-}" ]; then
+		ip -n "$3" -d -j link show dev "$1"
+	else
+		ip -d -j link show dev "$1"
+	fi | jq -c ".[0].linkinfo.info_data | $2"
+}
+
+# Node device names of fabric device $1 in the current namespace, by node id.
+wc_nodes() {
+	_id=$(wc_field "$1" .fabric)
+	wc_json | jq -r "map(select(.linkinfo.info_data.fabric == $_id and
+		.linkinfo.info_data.role == \"node\")) | sort_by(.linkinfo.info_data.node) |
+		.[].ifname"
+}
+
+# Number of wormcast devices in the current namespace.
+wc_count() {
+	wc_json | jq length
+}
+
+# Number of network devices of any kind in the current namespace (cheap:
+# no process; sysfs was mounted in the initial namespace).
+ndevs() {
+	set -- /sys/class/net/*
+	echo $#
+}
+
+# ---------------------------------------------------------------- namespaces
+
+# ns_new NAME: a network namespace with lo up, deleted at exit.  Router
+# solicitations and duplicate address detection are off, so that IPv6 sends
+# nothing unasked for once addresses are set (exact counters).
+ns_new() {
+	ip netns add "$1" || return 1
+	_netns="$_netns $1"
+	ip -n "$1" link set lo up
+	ip netns exec "$1" sysctl -qw net.ipv6.conf.default.router_solicitations=0 \
+		net.ipv6.conf.all.router_solicitations=0 \
+		net.ipv6.conf.default.dad_transmits=0 net.ipv6.conf.all.dad_transmits=0
+}
+
+# ns_del NAME: delete a namespace now (and forget it for the clean-up).
+ns_del() {
+	ip netns del "$1" || return 1
+	_netns=$(echo "$_netns" | tr ' ' '\n' | grep -vx "$1" | tr '\n' ' ')
+}
+
+# node_in_ns DEV NS ID: move node device DEV into NS, bring it up with
+# 10.0.0.ID/16 and fd00::ID/64 (no DAD, so the addresses work at once).
+node_in_ns() {
+	ip link set "$1" netns "$2" || return 1
+	ip -n "$2" link set "$1" up || return 1
+	ip -n "$2" addr add "10.0.$(($3 / 250)).$(($3 % 250 + 1))/16" dev "$1" || return 1
+	ip -n "$2" -6 addr add "fd00::$(printf %x $(($3 + 1)))/64" dev "$1" nodad || return 1
+	# Multicast leaves through this device.
+	ip -n "$2" route replace 224.0.0.0/4 dev "$1" || return 1
+}
+
+# IPv4 / IPv6 address of the node set up by node_in_ns with ID.
+ip4_of() {
+	echo "10.0.$(($1 / 250)).$(($1 % 250 + 1))"
+}
+
+ip6_of() {
+	printf 'fd00::%x\n' $(($1 + 1))
+}
+
+# static_neigh A B: a permanent neighbour entry in node A's namespace for
+# node B (both set up by node_in_ns), so that no ARP crosses the fabric.
+static_neigh() {
+	_mac=$(ip -n "n$2" -j link show dev "wcn$2" | jq -r '.[0].address')
+	ip -n "n$1" neigh replace "$(ip4_of "$2")" lladdr "$_mac" dev "wcn$1" nud permanent
+}
+
+# nsx NS CMD...: run CMD in NS.
+nsx() {
+	_ns=$1
+	shift
+	ip netns exec "$_ns" "$@"
+}
+
+# rx_packets DEV NS: rx packet counter of DEV (ip -s -j link).
+rx_packets() {
+	ip -n "$2" -s -j link show dev "$1" | jq '.[0].stats64.rx.packets'
+}
+
+tx_packets() {
+	ip -n "$2" -s -j link show dev "$1" | jq '.[0].stats64.tx.packets'
+}
+
+# Dropped packets of DEV in NS, rx and tx together.
+drops() {
+	ip -n "$2" -s -j link show dev "$1" |
+		jq '.[0].stats64 | .rx.dropped + .tx.dropped + .rx.errors + .tx.errors'
+}
+
+# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
+wait_for() {
+	_deadline=$(($(date +%s) + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ "$(date +%s)" -lt "$_deadline" ] || return 1
+		sleep 0.1
+	done
+}
+
+# wc_stat FABRIC KEY: a fabric-wide value from "wormctl -j stats FABRIC",
+# engine statistic or counter (e.g. worms_done, rx_frames, drop_self).
+wc_stat() {
+	wormctl -j stats "$1" | jq -r "first(.. | objects | select(has(\"engine\") or
+		has(\"counters\"))) | (.engine // {}) + (.counters // {}) | .$2"
+}
+
+# wc_drops FABRIC: sum of the fabric's drop_* counters ("null" if none).
+wc_drops() {
+	wormctl -j stats "$1" | jq "first(.. | objects | select(has(\"counters\"))) |
+		.counters | [to_entries[] | select(.key | startswith(\"drop\")) | .value] |
+		if length > 0 then add else null end"
+}
+
+# The module can be reloaded by a test (rmmod under traffic): make sure it is
+# there for the others.
+module_loaded() {
+	grep -q '^wormcast ' /proc/modules
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""UDP sender and receiver for the wormcast selftests (IPv4 and IPv6,
+unicast and multicast), run inside network namespaces.
+
+  udp.py recv --port P [--group G --ifname DEV] [--ready FILE] --out FILE
+      Bind to P (joining multicast group G on DEV if given), touch FILE
+      once ready, append every datagram's payload as one line to --out,
+      until SIGTERM.
+  udp.py send --dst ADDR --port P [--ifname DEV] --count N [--tag T]
+              [--size BYTES] [--interval SECONDS] [--loop]
+      Send N datagrams "T SEQ" (padded to BYTES) to ADDR; multicast leaves
+      through DEV.  With --loop, send forever (until killed).
+"""
+import argparse
+import ipaddress
+import signal
+import socket
+import struct
+import sys
+import time
+
+
+def family_of(addr):
+    return socket.AF_INET6 if ipaddress.ip_address(addr).version == 6 \
+        else socket.AF_INET
+
+
+def recv(args):
+    fam = socket.AF_INET6 if args.v6 or (args.group and
+                                         family_of(args.group) ==
+                                         socket.AF_INET6) else socket.AF_INET
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if args.group:
+        ifindex = socket.if_nametoindex(args.ifname)
+        if fam == socket.AF_INET:
+            # struct ip_mreqn: group, local address, ifindex
+            mreq = socket.inet_aton(args.group) + socket.inet_aton('0.0.0.0') \
+                + struct.pack('@i', ifindex)
+            s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreq)
+            # Only the groups this socket joined, not the host's.
+            s.setsockopt(socket.IPPROTO_IP, 49, 0)  # IP_MULTICAST_ALL
+        else:
+            mreq = socket.inet_pton(socket.AF_INET6, args.group) + \
+                struct.pack('@I', ifindex)
+            s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_JOIN_GROUP, mreq)
+            s.setsockopt(socket.IPPROTO_IPV6, 29, 0)  # IPV6_MULTICAST_ALL
+        s.bind((args.group, args.port))
+    else:
+        s.bind(('::' if fam == socket.AF_INET6 else '0.0.0.0', args.port))
+    out = open(args.out, 'a', buffering=1)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    if args.ready:
+        open(args.ready, 'w').close()
+    while True:
+        data = s.recv(65536)
+        out.write(data.split(b'\0', 1)[0].decode(errors='replace').strip()
+                  + '\n')
+
+
+def send(args):
+    fam = family_of(args.dst)
+    s = socket.socket(fam, socket.SOCK_DGRAM)
+    multicast = ipaddress.ip_address(args.dst).is_multicast
+    if fam == socket.AF_INET:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+    if multicast and args.ifname:
+        ifindex = socket.if_nametoindex(args.ifname)
+        if fam == socket.AF_INET:
+            mreqn = socket.inet_aton('0.0.0.0') * 2 + struct.pack('@i', ifindex)
+            s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, mreqn)
+            s.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 1)
+        else:
+            s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_IF,
+                         ifindex)
+            s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_HOPS, 1)
+    seq = 0
+    while args.loop or seq < args.count:
+        seq += 1
+        payload = ('%s %d' % (args.tag, seq)).encode()
+        payload += b'\0' * max(0, args.size - len(payload))
+        while True:
+            try:
+                s.sendto(payload, (args.dst, args.port))
+                break
+            except OSError as e:
+                # ENOBUFS/EAGAIN: the node's queue is full; lossless means
+                # retry.  A --loop sender outlives its device (lifecycle
+                # tests): it keeps trying until killed.
+                if e.errno not in (105, 11) and not args.loop:
+                    raise
+                time.sleep(0.001 if e.errno in (105, 11) else 0.05)
+                if args.loop and e.errno not in (105, 11):
+                    break
+        if args.interval:
+            time.sleep(args.interval)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest='cmd', required=True)
+    r = sub.add_parser('recv')
+    r.add_argument('--port', type=int, required=True)
+    r.add_argument('--group')
+    r.add_argument('--ifname')
+    r.add_argument('--v6', action='store_true')
+    r.add_argument('--ready')
+    r.add_argument('--out', required=True)
+    s = sub.add_parser('send')
+    s.add_argument('--dst', required=True)
+    s.add_argument('--port', type=int, required=True)
+    s.add_argument('--ifname')
+    s.add_argument('--count', type=int, default=1)
+    s.add_argument('--tag', default='wc')
+    s.add_argument('--size', type=int, default=0)
+    s.add_argument('--interval', type=float, default=0.0)
+    s.add_argument('--loop', action='store_true')
+    args = p.parse_args()
+    if args.cmd == 'recv' and args.group and not args.ifname:
+        p.error('--group needs --ifname')
+    (recv if args.cmd == 'recv' else send)(args)
+
+
+if __name__ == '__main__':
+    main()
