@@ -472,7 +472,8 @@ struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
 	int id;
 	u32 n;
 
-	f = kvzalloc(struct_size(f, nodes, topo->nnodes), GFP_KERNEL);
+	/* vmalloc: kmalloc would round 1024 nodes up to a power of two. */
+	f = vzalloc(struct_size(f, nodes, topo->nnodes));
 	if (!f)
 		goto nomem;
 	f->pending = bitmap_zalloc(topo->nnodes, GFP_KERNEL);
