@@ -219,7 +219,6 @@ mount -t devpts devpts $R/dev/pts
 mount -t tmpfs tmpfs $R/dev/shm
 for d in /run /tmp /var/tmp; do mount -t tmpfs tmpfs $R$d; done
 mkdir -p $R/run/netns $R/run/wc-out
-mount -t 9p -o trans=virtio,version=9p2000.L,cache=none out $R/run/wc-out
 mount -t debugfs debugfs $R/sys/kernel/debug 2>/dev/null
 echo /sbin/wc-modprobe >/proc/sys/kernel/modprobe
 hostname wormcast-vm
@@ -232,6 +231,14 @@ for a in $(cat /proc/cmdline); do
 	wc.env=*) export "${a#wc.env=}" ;;
 	esac
 done
+# The work tree has an export of its own, mounted at its host path: the
+# tmpfs mounts above would hide a tree that lives under /tmp (CI clones).
+mkdir -p $R$root 2>/dev/null
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose tree $R$root || {
+	echo "wc-vm: cannot mount the work tree at $root" >/dev/console
+	reboot -f
+}
+mount -t 9p -o trans=virtio,version=9p2000.L,cache=none out $R/run/wc-out
 chroot $R /bin/sh "$root/tests/vm/run.sh" guest $mode
 sync
 reboot -f
@@ -349,6 +356,8 @@ host_main() {
 		-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
 		-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap \
 		-device virtio-9p-pci,fsdev=root,mount_tag=root \
+		-fsdev "local,id=tree,path=$WC_ROOT,security_model=none,readonly=on,multidevs=remap" \
+		-device virtio-9p-pci,fsdev=tree,mount_tag=tree \
 		-fsdev "local,id=out,path=$out,security_model=none,multidevs=remap" \
 		-device virtio-9p-pci,fsdev=out,mount_tag=out \
 		</dev/null >"$out/qemu.log" 2>&1 || qrc=$?
