@@ -135,8 +135,8 @@ bench: deps
 	tools/bench/run.sh
 
 install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $(notdir $(patsubst %/build,%,$(KDIR)))
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
+	depmod $(if $(DESTDIR),-b $(DESTDIR)) -a $(notdir $(patsubst %/build,%,$(KDIR)))
 	install -D -m 0755 $(WORMCTL) $(DESTDIR)$(PREFIX)/sbin/wormctl
 	install -D -m 0755 $(WORMCASTD) $(DESTDIR)$(PREFIX)/sbin/wormcastd
 	install -D -m 0755 $(WORMSIM) $(DESTDIR)$(PREFIX)/bin/wormsim
