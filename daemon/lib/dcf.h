@@ -51,11 +51,28 @@ enum dcf_vc {
 	DCF_VC_P = 1,	/* before (and on) the wraparound link */
 };
 
-/* What counts as one channel when looking for contention. */
+/*
+ * The checker's model: where the paper allows two readings, a choice
+ * (Documentation/dcf.rst, "Readings").  A model is one dcf_chan_model
+ * value, optionally or-ed with DCF_FIRST_VCHAN.
+ *
+ * What counts as one channel when looking for contention (section 2).
+ */
 enum dcf_chan_model {
 	DCF_CHAN_VC,	/* p and l/h of one directed link are two channels */
 	DCF_CHAN_PHYS,	/* every directed physical link is one channel */
 };
+#define DCF_CHAN_MASK	0x1u
+/*
+ * "First channel" in Theorem 1 (3) and (4): by default the output port
+ * (the internal channel of the all-port model, which serialises what a
+ * node sends that way); with this flag the first *virtual* channel (port
+ * and p vs l/h), so that two unicasts leaving by one port on p and on l/h
+ * do not have "the same first channel".  Definition 1 (3) always compares
+ * ports: it is about the node's internal output channels.
+ */
+#define DCF_FIRST_VCHAN	0x2u
+#define DCF_MODEL_MASK	(DCF_CHAN_MASK | DCF_FIRST_VCHAN)
 
 /*
  * One unicast of a building block.  Units are labelled 0 (the block source)
@@ -194,10 +211,11 @@ struct dcf_report {
 
 /*
  * Mechanical check of a schedule: exactly-once delivery, Definition 1, and
- * every pair of unicasts sharing a channel (under @model) against the
- * conditions of Theorem 1; timed overlaps and the latency use @t.
- * A schedule is depth contention-free if contending_pairs == 0.  Returns 0
- * or -ENOMEM.
+ * every pair of unicasts sharing a channel (under @model: a dcf_chan_model,
+ * optionally | DCF_FIRST_VCHAN) against the conditions of Theorem 1; timed
+ * overlaps and the latency use @t.  A schedule is depth contention-free if
+ * contending_pairs == 0.  Returns 0, -EINVAL (unknown model bits) or
+ * -ENOMEM.
  */
 int dcf_check(const struct dcf_sched *s, u32 model,
 	      const struct dcf_timing *t, struct dcf_report *r);
@@ -228,6 +246,26 @@ struct dcf_search {
 
 int dcf_search_blocks(u32 model, const u32 *sides, u32 nsides,
 		      u32 max_kept, struct dcf_search *res);
+
+/*
+ * The same search with its options: @model as for dcf_check(); B, C and D
+ * send step-2 unicasts of at most @max_reach (1..3) delta; with
+ * @origin_only the schedules are checked from node 0 only (the paper's
+ * simulation) instead of from every node; with @timed a schedule counts as
+ * contention-free when no two unicasts overlap on a channel in time under
+ * the settings of Figs. 8 and 9 (dcf_report.timed_pairs == 0) instead of
+ * when every pair meets Theorem 1.  dcf_search_blocks() is max_reach = 3,
+ * every source, Theorem 1.
+ */
+struct dcf_search_opts {
+	u32 model;
+	u32 max_reach;
+	bool origin_only;
+	bool timed;
+};
+
+int dcf_search_blocks_opts(const struct dcf_search_opts *o, const u32 *sides,
+			   u32 nsides, u32 max_kept, struct dcf_search *res);
 void dcf_search_free(struct dcf_search *res);
 
 /* Total hops of a block in units of delta: the search's tie-breaker. */

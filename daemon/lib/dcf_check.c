@@ -3,6 +3,8 @@
  * Mechanical checker for broadcast schedules (dcf.h): Definition 1,
  * exactly-once delivery, and depth contention-freedom by Theorem 1 of Hou,
  * Wang and Hsu, checked over every pair of unicasts that share a channel.
+ * What "channel" and "first channel" mean is the caller's choice of model
+ * (dcf.h; Documentation/dcf.rst, "Readings of the model").
  */
 #include <stdlib.h>
 
@@ -28,6 +30,14 @@ static u32 first_port(const struct dcf_sched *s, u32 i)
 	return s->hops[s->uni[i].hop0].port;
 }
 
+/* "The first channel" of Theorem 1 (3), (4) under @model (see dcf.h). */
+static u32 first_channel(const struct dcf_sched *s, u32 model, u32 i)
+{
+	const struct dcf_hop *h = &s->hops[s->uni[i].hop0];
+
+	return model & DCF_FIRST_VCHAN ? h->port * 2u + h->vc : h->port;
+}
+
 /* Is x in R_v: v itself or a descendant of v? */
 static bool reachable(const struct dcf_sched *s, const struct tree *t,
 		      u32 v, u32 x)
@@ -42,7 +52,7 @@ static bool reachable(const struct dcf_sched *s, const struct tree *t,
  * given that their paths share a channel (so condition 2 fails).
  */
 static bool theorem1(const struct dcf_sched *s, const struct tree *t,
-		     u32 a, u32 b)
+		     u32 model, u32 a, u32 b)
 {
 	const struct dcf_unicast *ua = &s->uni[a], *ub = &s->uni[b];
 	u32 w;
@@ -54,7 +64,8 @@ static bool theorem1(const struct dcf_sched *s, const struct tree *t,
 		return true;
 	/* (3) same sender, same first channel: serialised by the sender. */
 	if (ua->src == ub->src)
-		return first_port(s, a) == first_port(s, b);
+		return first_channel(s, model, a) ==
+		       first_channel(s, model, b);
 	/*
 	 * (4) x in R_w where u sends to w later than to v through the same
 	 * first channel: w is the child of u on the tree path to x.
@@ -67,7 +78,8 @@ static bool theorem1(const struct dcf_sched *s, const struct tree *t,
 	if (s->uni[t->by[w]].src != ua->src)
 		return false;
 	return s->uni[t->by[w]].step > ua->step &&
-	       first_port(s, t->by[w]) == first_port(s, a);
+	       first_channel(s, model, t->by[w]) ==
+	       first_channel(s, model, a);
 }
 
 /* Definition 1 and exactly-once delivery; builds the tree. */
@@ -176,6 +188,7 @@ static int collect_pairs(const struct dcf_sched *s, u32 model,
 			 struct shared **out, size_t *nout)
 {
 	u32 nchan = s->nnodes * DCF_NPORTS * 2, i, h, c;
+	bool vc_apart = (model & DCF_CHAN_MASK) == DCF_CHAN_VC;
 	u32 *head = NULL, *cnt = NULL, *slot = NULL, *hopi = NULL;
 	struct shared *pairs = NULL;
 	size_t np = 0, cap = 0;
@@ -192,7 +205,7 @@ static int collect_pairs(const struct dcf_sched *s, u32 model,
 		const struct dcf_hop *p = &s->hops[i];
 
 		cnt[(p->node * DCF_NPORTS + p->port) * 2 +
-		    (model == DCF_CHAN_VC ? p->vc : 0)]++;
+		    (vc_apart ? p->vc : 0)]++;
 	}
 	for (c = 0; c < nchan; c++)
 		head[c + 1] = head[c] + cnt[c];
@@ -201,7 +214,7 @@ static int collect_pairs(const struct dcf_sched *s, u32 model,
 		for (h = 0; h < s->uni[i].nhops; h++) {
 			const struct dcf_hop *p = &s->hops[s->uni[i].hop0 + h];
 			u32 ch = (p->node * DCF_NPORTS + p->port) * 2 +
-				 (model == DCF_CHAN_VC ? p->vc : 0);
+				 (vc_apart ? p->vc : 0);
 			u32 at = head[ch] + cnt[ch]++;
 
 			slot[at] = i;
@@ -259,6 +272,8 @@ int dcf_check(const struct dcf_sched *s, u32 model,
 
 	memset(r, 0, sizeof(*r));
 	r->example[0] = r->example[1] = DCF_NO_UNICAST;
+	if (model & ~DCF_MODEL_MASK)
+		return -EINVAL;
 	t.by = wc_calloc(s->nnodes, sizeof(*t.by));
 	t.depth = wc_calloc(s->nnodes, sizeof(*t.depth));
 	t.mask = wc_calloc(s->nnodes, sizeof(*t.mask));
@@ -290,7 +305,8 @@ int dcf_check(const struct dcf_sched *s, u32 model,
 			r->timed_pairs++;
 		if (s->uni[a].step == s->uni[b].step)
 			r->stepwise_pairs++;
-		if (!theorem1(s, &t, a, b) && !theorem1(s, &t, b, a)) {
+		if (!theorem1(s, &t, model, a, b) &&
+		    !theorem1(s, &t, model, b, a)) {
 			if (!r->contending_pairs) {
 				r->example[0] = a;
 				r->example[1] = b;

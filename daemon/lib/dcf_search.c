@@ -16,9 +16,10 @@
  *    A's four go to its neighbours (6.1: its last one arrives at 5ts + 4d,
  *    so every one of them has length d).
  * The search enumerates B, C, D and the targets of B, C and D (each at most
- * 3 delta from its sender, the longest handled first) and keeps the
- * candidates that are valid broadcasts, depth contention-free from every
- * source on every torus side given, with the closed-form latency of 6.1.
+ * max_reach <= 3 delta from its sender, the longest handled first) and
+ * keeps the candidates that are valid broadcasts, depth contention-free
+ * from every source (or node 0) on every torus side given, with the
+ * closed-form latency of 6.1.
  */
 #include <stdlib.h>
 
@@ -33,6 +34,9 @@ struct vec {
 
 struct search_ctx {
 	u32 model;
+	s32 reach;		/* longest step-2 unicast of B, C, D */
+	bool origin_only;	/* check from node 0 only */
+	bool timed;		/* contention = overlap in time, not Thm. 1 */
 	const u32 *sides;
 	u32 nsides;
 	u32 max_kept;
@@ -67,6 +71,20 @@ static const struct dcf_timing timings[] = {
 	{ .ts = 200, .tc = 1, .tr = 200, .len = 64 },
 };
 
+/* The settings of Figs. 8 and 9 (32x32, L = 32), for the timed criterion. */
+static const struct dcf_timing fig_timings[] = {
+	{ .ts = 0, .tc = 1, .tr = 0, .len = 32 },
+	{ .ts = 200, .tc = 1, .tr = 200, .len = 32 },
+};
+
+/* A valid broadcast in d steps with no overlap in time on any channel. */
+static bool timed_clean(const struct dcf_report *r, u32 side)
+{
+	return !r->missing && !r->duplicates && !r->premature &&
+	       !r->port_clashes && !r->bad_routes && !r->timed_pairs &&
+	       r->nsteps == (u32)__builtin_ctz(side);
+}
+
 /*
  * Exact latency of our schedules: the closed form, except that on
  * (2*4^k)^2 tori the last (Z_block) phase takes max(ts + 2tc, 3ts + tc)
@@ -97,8 +115,17 @@ static bool passes(const struct search_ctx *c, u32 side, u32 src,
 
 	if (dcf_build(&s, DCF_SCHEME_DCF, side, src, &c->cand, NULL))
 		return false;
-	good = !dcf_check(&s, c->model, &timings[0], &r) &&
-	       dcf_report_clean(&r) && r.nsteps == (u32)__builtin_ctz(side);
+	if (c->timed) {
+		/* Contention = an overlap in time under Figs. 8 and 9. */
+		good = true;
+		for (i = 0; good && i < ARRAY_SIZE(fig_timings); i++)
+			good = !dcf_check(&s, c->model, &fig_timings[i], &r) &&
+			       timed_clean(&r, side);
+	} else {
+		good = !dcf_check(&s, c->model, &timings[0], &r) &&
+		       dcf_report_clean(&r) &&
+		       r.nsteps == (u32)__builtin_ctz(side);
+	}
 	for (i = 0; good && latency && i < ARRAY_SIZE(timings); i++)
 		good = dcf_latency(&s, &timings[i], NULL, NULL) ==
 		       expected_latency(side, &timings[i]);
@@ -144,7 +171,8 @@ static void evaluate(struct search_ctx *c)
 	}
 	res->structural++;
 	for (i = 0; i < c->nsides; i++)
-		for (src = 0; src < c->sides[i] * c->sides[i]; src++)
+		for (src = 0; src < (c->origin_only ? 1 :
+				     c->sides[i] * c->sides[i]); src++)
 			if (!passes(c, c->sides[i], src, false))
 				return;
 	res->contention_free++;
@@ -207,13 +235,13 @@ static void assign(struct search_ctx *c, u32 idx)
 
 		if (c->ntgt[k] == capacity[k])
 			continue;
-		for (dy = -MAX_REACH; dy <= MAX_REACH; dy++)
-			for (dx = -MAX_REACH; dx <= MAX_REACH; dx++) {
+		for (dy = -c->reach; dy <= c->reach; dy++)
+			for (dx = -c->reach; dx <= c->reach; dx++) {
 				struct vec v = { (s8)dx, (s8)dy };
 				struct vec at = { (s8)(from.x + dx),
 						  (s8)(from.y + dy) };
 
-				if (!l1(v) || l1(v) > MAX_REACH ||
+				if (!l1(v) || l1(v) > (u32)c->reach ||
 				    residue(at) != c->free_res[idx])
 					continue;
 				c->tgt[k][c->ntgt[k]++] = v;
@@ -232,11 +260,25 @@ static const struct vec ring2[] = {
 int dcf_search_blocks(u32 model, const u32 *sides, u32 nsides,
 		      u32 max_kept, struct dcf_search *res)
 {
+	struct dcf_search_opts o = { .model = model, .max_reach = MAX_REACH };
+
+	return dcf_search_blocks_opts(&o, sides, nsides, max_kept, res);
+}
+
+int dcf_search_blocks_opts(const struct dcf_search_opts *o, const u32 *sides,
+			   u32 nsides, u32 max_kept, struct dcf_search *res)
+{
 	static const struct vec a = { 2, 1 }, e = { 1, 0 };
 	struct search_ctx *c;
 	u32 ib, ic, id, i;
 
 	memset(res, 0, sizeof(*res));
+	if (o->model & ~DCF_MODEL_MASK || o->max_reach < 1 ||
+	    o->max_reach > MAX_REACH)
+		return -EINVAL;
+	for (i = 0; i < nsides; i++)
+		if (!dcf_side_ok(sides[i]))
+			return -EINVAL;
 	c = wc_zalloc(sizeof(*c));
 	res->kept = wc_calloc(max_kept, sizeof(*res->kept));
 	if (!c || !res->kept) {
@@ -244,7 +286,10 @@ int dcf_search_blocks(u32 model, const u32 *sides, u32 nsides,
 		dcf_search_free(res);
 		return -ENOMEM;
 	}
-	c->model = model;
+	c->model = o->model;
+	c->reach = (s32)o->max_reach;
+	c->origin_only = o->origin_only;
+	c->timed = o->timed;
 	c->sides = sides;
 	c->nsides = nsides;
 	c->max_kept = max_kept;

@@ -366,6 +366,127 @@ static void test_search(void)
 	dcf_search_free(&big_vc);
 }
 
+/*
+ * The readings of the checker's model (dcf.h, dcf.rst "Readings") and why
+ * no block of the search space survives 64x64 under any of them.
+ */
+static void test_readings(void)
+{
+	static const u32 four[] = { 4 }, four_64[] = { 4, 64 };
+	struct dcf_search_opts o = { .model = DCF_CHAN_VC, .max_reach = 1 };
+	struct dcf_search r1, vcv, physv, big;
+	struct dcf_sched s;
+	struct dcf_report r;
+	const struct dcf_unicast *a, *b;
+	u32 delta, side = 64;
+
+	/*
+	 * Theorem 4, k = 1: "only two of the 15 unicasts may use the same
+	 * channel", S -> A in step 1 and S -> (X+1, Y) in step 2.  With one
+	 * channel per link that holds from every source of 4x4; with p and
+	 * l/h apart the two may not even share (from x = 2 they leave on p
+	 * and on h).
+	 */
+	{
+		u32 src, right = 0, vc_le1 = 0;
+
+		for (src = 0; src < 16; src++) {
+			const struct dcf_unicast *x, *y;
+
+			if (dcf_build(&s, DCF_SCHEME_DCF, 4, src, NULL, NULL))
+				break;
+			dcf_check(&s, DCF_CHAN_VC, &timings[0], &r);
+			vc_le1 += r.shared_pairs <= 1 && !r.contending_pairs;
+			dcf_check(&s, DCF_CHAN_PHYS, &timings[0], &r);
+			if (r.shared_pairs == 1 && !r.contending_pairs) {
+				/*
+				 * S's first and fifth unicasts leave by one
+				 * port, so they are the one sharing pair.
+				 */
+				x = &s.uni[0];
+				y = &s.uni[4];
+				right += x->src == src && y->src == src &&
+					 x->step == 1 && y->step == 2 &&
+					 x->dst == node_at(4, (s32)(src % 4) + 2,
+							   (s32)(src / 4) + 1) &&
+					 y->dst == node_at(4, (s32)(src % 4) + 1,
+							   (s32)(src / 4)) &&
+					 s.hops[x->hop0].port == s.hops[y->hop0].port;
+			}
+			dcf_free(&s);
+		}
+		is_int(right, 16, "4x4, one channel per link: exactly one sharing pair, S->A and S->(X+1,Y), from every source");
+		is_int(vc_le1, 16, "4x4, p|lh apart: at most that pair, from every source");
+	}
+	/*
+	 * Premise of the 64x64 argument: no block meeting the text sends only
+	 * unicasts of length delta in step 2 (the residues cannot tile).
+	 */
+	dcf_search_blocks_opts(&o, four, 1, 0, &r1);
+	is_int(r1.examined, 0, "no block has only delta-long step-2 unicasts");
+	dcf_search_free(&r1);
+	/*
+	 * The issue's observation (none with physical channels, hundreds with
+	 * p and l/h apart, on 4x4) is what comparing first *virtual* channels
+	 * in Theorem 1 gives.
+	 */
+	o.max_reach = 3;
+	o.model = DCF_CHAN_VC | DCF_FIRST_VCHAN;
+	dcf_search_blocks_opts(&o, four, 1, 0, &vcv);
+	o.model = DCF_CHAN_PHYS | DCF_FIRST_VCHAN;
+	dcf_search_blocks_opts(&o, four, 1, 0, &physv);
+	diag("first channel = virtual channel, 4x4: %u valid (p|lh), %u (physical)",
+	     vcv.valid, physv.valid);
+	ok(vcv.valid >= 100 && physv.valid == 0,
+	   "first = virtual channel: hundreds with p|lh, none physical on 4x4");
+	dcf_search_free(&vcv);
+	dcf_search_free(&physv);
+	/*
+	 * The most permissive reading (p|lh apart, first channel = port):
+	 * still nothing on 64x64, even from node 0 only.
+	 */
+	o.model = DCF_CHAN_VC;
+	o.origin_only = true;
+	dcf_search_blocks_opts(&o, four_64, 2, 0, &big);
+	is_int(big.valid, 0, "no block of the search is Theorem-1 clean on 64x64");
+	dcf_search_free(&big);
+	/*
+	 * And the failing pair is the one of the argument: a step-2 unicast
+	 * P -> Q of length >= 2 delta passes the lattice point M = P + delta
+	 * on its way, and M's own unicast of the next phase takes the same
+	 * channel out of M.
+	 */
+	if (dcf_build(&s, DCF_SCHEME_DCF, side, 0, NULL, NULL) ||
+	    dcf_check(&s, DCF_CHAN_VC, &timings[0], &r) ||
+	    r.example[0] == DCF_NO_UNICAST) {
+		ok(0, "64x64 example pair");
+		dcf_free(&s);
+		return;
+	}
+	a = &s.uni[r.example[0]];
+	b = &s.uni[r.example[1]];
+	if (a->phase > b->phase) {
+		const struct dcf_unicast *x = a;
+
+		a = b;
+		b = x;
+	}
+	delta = side >> (2 * a->phase);
+	ok(a->step % 2 == 0 && a->nhops >= 2 * delta &&
+	   b->phase == a->phase + 1 &&
+	   s.hops[a->hop0 + delta].node == b->src &&
+	   s.hops[a->hop0 + delta].port == s.hops[b->hop0].port,
+	   "64x64: (%u,%u)->(%u,%u) step %u passes (%u,%u), which sends the same way in step %u",
+	   a->src % side, a->src / side, a->dst % side, a->dst / side, a->step,
+	   b->src % side, b->src / side, b->step);
+	ok(dcf_check(&s, 0x80, &timings[0], &r) == -EINVAL,
+	   "unknown model bits are refused");
+	o.max_reach = 4;
+	ok(dcf_search_blocks_opts(&o, four, 1, 0, &big) == -EINVAL,
+	   "a reach beyond 3 delta is refused");
+	dcf_free(&s);
+}
+
 static void test_errors(void)
 {
 	struct dcf_sched s;
@@ -398,6 +519,7 @@ int main(void)
 	test_latency();
 	test_baselines();
 	test_search();
+	test_readings();
 	test_errors();
 	return done_testing();
 }

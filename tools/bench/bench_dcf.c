@@ -3,7 +3,8 @@
  * DCF broadcast: time to build the 64x64 schedule and to check it
  * (Definition 1, Theorem 1 over all pairs, timing), medians of several
  * runs; and the search for the DCF_block.  Also prints the latency table of
- * Documentation/dcf.rst (schedule against the paper's closed forms).
+ * Documentation/dcf.rst (schedule against the paper's closed forms) and
+ * the table of search results under each reading of the checker's model.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,81 @@ static void latency_table(void)
 			}
 }
 
+/*
+ * The search under every reading of the checker's model (dcf.h,
+ * Documentation/dcf.rst "Readings"): valid blocks per set of sides, from
+ * every source, then up to 64x64 from node 0 only.
+ */
+static void readings_table(void)
+{
+	static const u32 sides[] = { 4, 8, 16, 32, 64 };
+	static const struct {
+		const char *name;
+		u32 model;
+	} readings[] = {
+		{ "vc, first=port", DCF_CHAN_VC },
+		{ "phys, first=port", DCF_CHAN_PHYS },
+		{ "vc, first=vchan", DCF_CHAN_VC | DCF_FIRST_VCHAN },
+		{ "phys, first=vchan", DCF_CHAN_PHYS | DCF_FIRST_VCHAN },
+	};
+	struct dcf_search res;
+	u32 i, n, reach;
+
+	for (i = 0; i < ARRAY_SIZE(readings); i++) {
+		struct dcf_search_opts o = { .model = readings[i].model,
+					     .max_reach = 3 };
+
+		printf("search_readings %-18s", readings[i].name);
+		for (n = 1; n <= 4; n++) {
+			if (dcf_search_blocks_opts(&o, sides, n, 0, &res))
+				exit(1);
+			printf(" | 4..%u all sources: %u", sides[n - 1],
+			       res.valid);
+			dcf_search_free(&res);
+		}
+		o.origin_only = true;
+		if (dcf_search_blocks_opts(&o, sides, 5, 0, &res))
+			exit(1);
+		printf(" | 4..64 from node 0: %u (of %u candidates)\n",
+		       res.valid, res.examined);
+		dcf_search_free(&res);
+	}
+	for (i = 0; i < 2; i++) {
+		struct dcf_search_opts o = { .model = i ? DCF_CHAN_PHYS :
+							  DCF_CHAN_VC,
+					     .max_reach = 3, .timed = true };
+
+		printf("search_timed %-18s", i ? "phys" : "vc");
+		for (n = 1; n <= 4; n++) {
+			if (dcf_search_blocks_opts(&o, sides, n, 0, &res))
+				exit(1);
+			printf(" | 4..%u all sources: %u", sides[n - 1],
+			       res.valid);
+			dcf_search_free(&res);
+		}
+		o.origin_only = true;
+		for (n = 3; n <= 5; n++) {
+			if (dcf_search_blocks_opts(&o, sides, n, 0, &res))
+				exit(1);
+			printf(" | 4..%u from node 0: %u", sides[n - 1],
+			       res.valid);
+			dcf_search_free(&res);
+		}
+		printf("\n");
+	}
+	for (reach = 1; reach <= 3; reach++) {
+		struct dcf_search_opts o = { .model = DCF_CHAN_VC,
+					     .max_reach = reach };
+		static const u32 four[] = { 4 };
+
+		if (dcf_search_blocks_opts(&o, four, 1, 0, &res))
+			exit(1);
+		printf("search_max_reach_%u: %u candidates, %u valid on 4x4\n",
+		       reach, res.examined, res.valid);
+		dcf_search_free(&res);
+	}
+}
+
 int main(void)
 {
 	static const u32 sides[] = { 4, 8 };
@@ -92,5 +168,6 @@ int main(void)
 	printf("dcf_block_search_4x4_8x8: %.1f ms (%u candidates, %u valid)\n",
 	       bench_median(t, 3), res.examined, res.valid);
 	latency_table();
+	readings_table();
 	return 0;
 }

@@ -31,7 +31,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: wormctl plan torus NxN {dcf|edn|unicast-bcast} [--src X,Y] [--step N]\n"
-		"                [--svg FILE] [--channels vc|phys] [--ts N] [--tc N] [--tr N] [--len N]\n"
+		"                [--svg FILE] [--channels vc|phys] [--first-channel port|vc]\n"
+		"                [--ts N] [--tc N] [--tr N] [--len N]\n"
 		"       N is a power of two from 4 to 64\n");
 }
 
@@ -85,10 +86,19 @@ static int parse_args(int argc, char **argv, struct dcf_args *a)
 		} else if (!strcmp(opt, "--svg")) {
 			a->svg = val;
 		} else if (!strcmp(opt, "--channels")) {
+			a->model &= ~DCF_CHAN_MASK;
 			if (!strcmp(val, "vc"))
-				a->model = DCF_CHAN_VC;
+				a->model |= DCF_CHAN_VC;
 			else if (!strcmp(val, "phys"))
-				a->model = DCF_CHAN_PHYS;
+				a->model |= DCF_CHAN_PHYS;
+			else
+				bad = 1;
+		} else if (!strcmp(opt, "--first-channel")) {
+			/* Theorem 1 (3), (4): port or virtual channel */
+			if (!strcmp(val, "port"))
+				a->model &= ~DCF_FIRST_VCHAN;
+			else if (!strcmp(val, "vc"))
+				a->model |= DCF_FIRST_VCHAN;
 			else
 				bad = 1;
 		} else if (!strcmp(opt, "--ts")) {
@@ -140,10 +150,13 @@ static void print_text(const struct dcf_sched *s, const struct dcf_args *a,
 
 	printf("%s broadcast on a %ux%u torus from (%u,%u): %u unicasts, %u steps\n",
 	       dcf_scheme_name(s->scheme), n, n, a->sx, a->sy, s->nuni, r->nsteps);
-	printf("check (%s channels): missing %u, duplicates %u, port clashes %u, "
+	printf("check (%s channels, first channel = %s): missing %u, "
+	       "duplicates %u, port clashes %u, "
 	       "sharing pairs %llu, same-step pairs %llu, failing Theorem 1 %llu, "
 	       "overlapping in time %llu\n",
-	       a->model == DCF_CHAN_VC ? "p|lh" : "physical", r->missing,
+	       (a->model & DCF_CHAN_MASK) == DCF_CHAN_VC ? "p|lh" : "physical",
+	       a->model & DCF_FIRST_VCHAN ? "virtual channel" : "port",
+	       r->missing,
 	       r->duplicates, r->port_clashes,
 	       (unsigned long long)r->shared_pairs,
 	       (unsigned long long)r->stepwise_pairs,
@@ -183,10 +196,13 @@ static void print_json(const struct dcf_sched *s, const struct dcf_args *a,
 
 	printf("{\"scheme\":\"%s\",\"side\":%u,\"src\":[%u,%u],\"unicasts\":%u,\"steps\":%u,%s",
 	       dcf_scheme_name(s->scheme), n, a->sx, a->sy, s->nuni, r->nsteps, nl);
-	printf("\"check\":{\"channels\":\"%s\",\"missing\":%u,\"duplicates\":%u,"
+	printf("\"check\":{\"channels\":\"%s\",\"first_channel\":\"%s\","
+	       "\"missing\":%u,\"duplicates\":%u,"
 	       "\"port_clashes\":%u,\"shared_pairs\":%llu,\"stepwise_pairs\":%llu,"
 	       "\"theorem1_failures\":%llu,\"timed_overlaps\":%llu},%s",
-	       a->model == DCF_CHAN_VC ? "vc" : "phys", r->missing, r->duplicates,
+	       (a->model & DCF_CHAN_MASK) == DCF_CHAN_VC ? "vc" : "phys",
+	       a->model & DCF_FIRST_VCHAN ? "vc" : "port",
+	       r->missing, r->duplicates,
 	       r->port_clashes, (unsigned long long)r->shared_pairs,
 	       (unsigned long long)r->stepwise_pairs,
 	       (unsigned long long)r->contending_pairs,
