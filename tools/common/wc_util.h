@@ -3,9 +3,24 @@
 #ifndef WC_TOOLS_UTIL_H
 #define WC_TOOLS_UTIL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* Format an error message into err[errlen]; returns -1 for "return wc_fail(...)". */
+static inline int wc_fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static inline int wc_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
 
 /*
  * Decimal u32: digits only (no sign, blank or base prefix), no overflow.

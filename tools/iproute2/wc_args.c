@@ -37,19 +37,6 @@ const char wc_link_usage[] =
 	"  watchdog       cycles without progress reported as a deadlock\n"
 	"  queue_len      injection queue length of a node, frames\n";
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 int wc_parse_dims(const char *s, uint32_t *dims, uint32_t *ndims)
 {
 	char word[16];
@@ -87,32 +74,32 @@ int wc_check_nodename(const char *pattern, uint32_t max_id, char *err,
 
 	/* The kernel's policy: the pattern itself is an interface name. */
 	if (strlen(pattern) >= IFNAMSIZ)
-		return fail(err, errlen,
+		return wc_fail(err, errlen,
 			    "nodename \"%s\" is longer than %d characters",
 			    pattern, IFNAMSIZ - 1);
 	for (p = pattern; *p; p++) {
 		if (*p == '/' || *p == ':' || *p == ' ' || *p == '\t' ||
 		    *p == '\n')
-			return fail(err, errlen,
+			return wc_fail(err, errlen,
 				    "nodename \"%s\": '/', ':' and blanks are not allowed in interface names",
 				    pattern);
 		if (*p != '%')
 			continue;
 		if (p[1] != 'd')
-			return fail(err, errlen,
+			return wc_fail(err, errlen,
 				    "nodename \"%s\": the only conversion allowed is one %%d",
 				    pattern);
 		nconv++;
 		p++;
 	}
 	if (nconv != 1)
-		return fail(err, errlen,
+		return wc_fail(err, errlen,
 			    "nodename \"%s\" must contain exactly one %%d", pattern);
 	/* Longest name: the largest node id in place of %d. */
 	len = strlen(pattern) - 2 + (size_t)snprintf(name, sizeof(name), "%u",
 						       max_id);
 	if (len >= IFNAMSIZ)
-		return fail(err, errlen,
+		return wc_fail(err, errlen,
 			    "nodename \"%s\" gives names longer than %d characters",
 			    pattern, IFNAMSIZ - 1);
 	return 0;
@@ -123,18 +110,18 @@ static int set_dims(struct wc_link_args *a, const char *word, const char *arg,
 		    char *err, size_t errlen)
 {
 	if (a->dims_word)
-		return fail(err, errlen, "\"%s\" given twice (already \"%s\")",
+		return wc_fail(err, errlen, "\"%s\" given twice (already \"%s\")",
 			    word, a->dims_word);
 	if (!arg)
-		return fail(err, errlen, "\"%s\" needs an argument", word);
+		return wc_fail(err, errlen, "\"%s\" needs an argument", word);
 	if (!strcmp(word, "dims")) {
 		if (wc_parse_dims(arg, a->dims, &a->ndims))
-			return fail(err, errlen,
+			return wc_fail(err, errlen,
 				    "invalid dims \"%s\": expected X, XxY or XxYxZ with decimal sizes",
 				    arg);
 	} else {
 		if (wc_parse_u32(arg, &a->dims[0]))
-			return fail(err, errlen,
+			return wc_fail(err, errlen,
 				    "invalid \"%s\" value \"%s\": expected a decimal number",
 				    word, arg);
 		a->ndims = 1;
@@ -149,16 +136,16 @@ static int parse_topology(struct wc_link_args *a, const char *arg, char *err,
 	uint32_t t;
 
 	if (a->topology)
-		return fail(err, errlen, "\"topology\" given twice");
+		return wc_fail(err, errlen, "\"topology\" given twice");
 	if (!arg)
-		return fail(err, errlen, "\"topology\" needs an argument");
+		return wc_fail(err, errlen, "\"topology\" needs an argument");
 	for (t = WORMCAST_TOPO_MESH; t < __WORMCAST_TOPO_MAX; t++) {
 		if (!strcmp(arg, wc_topo_kind_name(t))) {
 			a->topology = t;
 			return 0;
 		}
 	}
-	return fail(err, errlen,
+	return wc_fail(err, errlen,
 		    "unknown topology \"%s\": expected mesh, torus, hypercube or star",
 		    arg);
 }
@@ -169,21 +156,21 @@ static int parse_param(struct wc_link_args *a, size_t i, const char *arg,
 	const struct wc_param_desc *d = &wc_params[i];
 
 	if (a->set[i])
-		return fail(err, errlen, "\"%s\" given twice", d->name);
+		return wc_fail(err, errlen, "\"%s\" given twice", d->name);
 	if (!arg)
-		return fail(err, errlen, "\"%s\" needs an argument", d->name);
+		return wc_fail(err, errlen, "\"%s\" needs an argument", d->name);
 	if (d->is_replication) {
 		if (wc_repl_parse(arg, &a->val[i]))
-			return fail(err, errlen,
+			return wc_fail(err, errlen,
 				    "invalid replication \"%s\": expected lockstep or async",
 				    arg);
 	} else {
 		if (wc_parse_u32(arg, &a->val[i]))
-			return fail(err, errlen,
+			return wc_fail(err, errlen,
 				    "invalid %s \"%s\": expected a decimal number",
 				    d->name, arg);
 		if (a->val[i] < d->min)
-			return fail(err, errlen, "%s must be at least %u",
+			return wc_fail(err, errlen, "%s must be at least %u",
 				    d->name, d->min);
 	}
 	a->set[i] = true;
@@ -211,18 +198,18 @@ static int check_args(struct wc_link_args *a, char *err, size_t errlen)
 	const char *want;
 
 	if (!a->topology)
-		return fail(err, errlen,
+		return wc_fail(err, errlen,
 			    "\"topology\" is required (mesh, torus, hypercube or star)");
 	want = dims_word_of(a->topology);
 	if (!a->dims_word)
-		return fail(err, errlen, "topology %s needs \"%s\"",
+		return wc_fail(err, errlen, "topology %s needs \"%s\"",
 			    wc_topo_kind_name(a->topology), want);
 	if (strcmp(a->dims_word, want))
-		return fail(err, errlen,
+		return wc_fail(err, errlen,
 			    "topology %s takes \"%s\", not \"%s\"",
 			    wc_topo_kind_name(a->topology), want, a->dims_word);
 	if (wc_topo_init(&topo, a->topology, a->ndims, a->dims, &why))
-		return fail(err, errlen, "topology %s: %s",
+		return wc_fail(err, errlen, "topology %s: %s",
 			    wc_topo_kind_name(a->topology), why);
 	a->nnodes = topo.nnodes;
 	if (a->nodename &&
@@ -255,10 +242,10 @@ int wc_link_args_parse(int argc, char **argv, struct wc_link_args *a,
 				return -1;
 		} else if (!strcmp(word, "nodename")) {
 			if (a->nodename)
-				return fail(err, errlen,
+				return wc_fail(err, errlen,
 					    "\"nodename\" given twice");
 			if (!arg)
-				return fail(err, errlen,
+				return wc_fail(err, errlen,
 					    "\"nodename\" needs an argument");
 			a->nodename = arg;
 		} else if ((d = wc_param_by_name(word))) {
@@ -266,7 +253,7 @@ int wc_link_args_parse(int argc, char **argv, struct wc_link_args *a,
 					errlen))
 				return -1;
 		} else {
-			return fail(err, errlen, "unknown argument \"%s\"",
+			return wc_fail(err, errlen, "unknown argument \"%s\"",
 				    word);
 		}
 		i++;	/* every keyword takes one argument */

@@ -29,19 +29,6 @@ const char wormctl_usage[] =
 	"                (no kernel needed; see Documentation/tools.rst)\n"
 	"  -j, -p        JSON output (an array of objects, as ip -j), indented\n";
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static bool is_help(const char *s)
 {
 	return !strcmp(s, "help") || !strcmp(s, "-h") || !strcmp(s, "--help");
@@ -50,7 +37,7 @@ static bool is_help(const char *s)
 static int check_dev(const char *dev, char *err, size_t errlen)
 {
 	if (!*dev || strlen(dev) >= IFNAMSIZ)
-		return fail(err, errlen,
+		return wc_fail(err, errlen,
 			    "\"%s\" is not a valid device name", dev);
 	return 0;
 }
@@ -79,7 +66,7 @@ static int parse_option(const char *arg, struct wormctl_cmdline *c,
 		return 0;
 	}
 	if (arg[0] != '-' || arg[1] == '-' || !arg[1])
-		return fail(err, errlen, "unknown option \"%s\"", arg);
+		return wc_fail(err, errlen, "unknown option \"%s\"", arg);
 	for (p = arg + 1; *p; p++) {
 		switch (*p) {
 		case 'j':
@@ -96,7 +83,7 @@ static int parse_option(const char *arg, struct wormctl_cmdline *c,
 				c->cmd = WCMD_HELP;
 			break;
 		default:
-			return fail(err, errlen, "unknown option \"-%c\"", *p);
+			return wc_fail(err, errlen, "unknown option \"-%c\"", *p);
 		}
 	}
 	return 0;
@@ -111,12 +98,12 @@ static int parse_fabric_set(int argc, char **argv, struct wormctl_cmdline *c,
 	int i;
 
 	if (argc < 1)
-		return fail(err, errlen, "fabric set: DEV is missing");
+		return wc_fail(err, errlen, "fabric set: DEV is missing");
 	c->dev = argv[0];
 	if (check_dev(c->dev, err, errlen))
 		return -1;
 	if (argc < 2)
-		return fail(err, errlen,
+		return wc_fail(err, errlen,
 			    "fabric set: nothing to set (cycle_ns N, watchdog N)");
 	for (i = 1; i < argc; i += 2) {
 		if (!strcmp(argv[i], "cycle_ns")) {
@@ -126,23 +113,23 @@ static int parse_fabric_set(int argc, char **argv, struct wormctl_cmdline *c,
 			set = &c->set_watchdog;
 			val = &c->watchdog;
 		} else {
-			return fail(err, errlen,
+			return wc_fail(err, errlen,
 				    "fabric set: \"%s\" is not a runtime parameter (cycle_ns, watchdog)",
 				    argv[i]);
 		}
 		if (*set)
-			return fail(err, errlen, "fabric set: \"%s\" given twice",
+			return wc_fail(err, errlen, "fabric set: \"%s\" given twice",
 				    argv[i]);
 		if (i + 1 >= argc)
-			return fail(err, errlen, "fabric set: \"%s\" needs a value",
+			return wc_fail(err, errlen, "fabric set: \"%s\" needs a value",
 				    argv[i]);
 		d = wc_param_by_name(argv[i]);
 		if (wc_parse_u32(argv[i + 1], val))
-			return fail(err, errlen,
+			return wc_fail(err, errlen,
 				    "fabric set: invalid %s \"%s\": expected a decimal number",
 				    argv[i], argv[i + 1]);
 		if (d && *val < d->min)
-			return fail(err, errlen,
+			return wc_fail(err, errlen,
 				    "fabric set: %s must be at least %u",
 				    argv[i], d->min);
 		*set = true;
@@ -167,7 +154,7 @@ static int parse_fabric(int argc, char **argv, struct wormctl_cmdline *c,
 		argv++;
 	}
 	if (argc > 1)
-		return fail(err, errlen, "fabric show: unexpected \"%s\"",
+		return wc_fail(err, errlen, "fabric show: unexpected \"%s\"",
 			    argv[1]);
 	if (argc == 1) {
 		c->dev = argv[0];
@@ -192,7 +179,7 @@ static int parse_stats(int argc, char **argv, struct wormctl_cmdline *c,
 		argv++;
 	}
 	if (argc < 1)
-		return fail(err, errlen, "stats: DEV is missing");
+		return wc_fail(err, errlen, "stats: DEV is missing");
 	c->dev = argv[0];
 	if (check_dev(c->dev, err, errlen))
 		return -1;
@@ -204,13 +191,13 @@ static int parse_stats(int argc, char **argv, struct wormctl_cmdline *c,
 	}
 	if (!strcmp(argv[1], "node") && argc == 3) {
 		if (wc_parse_u32(argv[2], &node))
-			return fail(err, errlen,
+			return wc_fail(err, errlen,
 				    "stats: invalid node \"%s\": expected a node id",
 				    argv[2]);
 		c->node = node;
 		return 0;
 	}
-	return fail(err, errlen,
+	return wc_fail(err, errlen,
 		    "stats: unexpected \"%s\" (expected node N or total)",
 		    argv[1]);
 }
@@ -238,7 +225,7 @@ int wormctl_parse_cmdline(int argc, char **argv, struct wormctl_cmdline *c,
 	if (c->cmd == WCMD_VERSION || c->cmd == WCMD_HELP)
 		return 0;
 	if (i >= argc)
-		return fail(err, errlen, "no command given");
+		return wc_fail(err, errlen, "no command given");
 	cmd = argv[i];
 	argc -= i + 1;
 	argv += i + 1;
@@ -256,5 +243,5 @@ int wormctl_parse_cmdline(int argc, char **argv, struct wormctl_cmdline *c,
 		c->plan_argv = argv;
 		return 0;
 	}
-	return fail(err, errlen, "unknown command \"%s\"", cmd);
+	return wc_fail(err, errlen, "unknown command \"%s\"", cmd);
 }
