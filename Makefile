@@ -35,6 +35,8 @@ SAN_LIB := $(BUILD)/san/libwc.a
 
 # Some tests and benchmarks include a tool's sources to test its pure parts.
 TOOL_SRCS := $(wildcard tools/*/*.c tools/*/*.h)
+# Test headers, among them the engine cases shared with KUnit.
+TEST_HDRS := $(wildcard tests/unit/*.h kmod/tests/*.h)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/san/tests/%,$(UNIT_SRCS))
 BENCH_SRCS := $(wildcard tools/bench/bench_*.c)
@@ -87,7 +89,7 @@ $(SAN_LIB): $(patsubst %.c,$(BUILD)/san/obj/%.o,$(LIB_SRCS))
 	rm -f $@ && ar rcs $@ $^
 
 # ---------------------------------------------------------------- programs
-$(BUILD)/san/tests/%: tests/unit/%.c tests/unit/tap.h $(SAN_LIB) $(TOOL_SRCS)
+$(BUILD)/san/tests/%: tests/unit/%.c $(TEST_HDRS) $(SAN_LIB) $(TOOL_SRCS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_SAN) -o $@ $< $(SAN_LIB) $(LDLIBS)
 

@@ -28,7 +28,7 @@ fi
 
 cd "$ROOT"
 files=$(ls kmod/*.c kmod/*.h kmod/engine/*.c kmod/engine/*.h \
-	kmod/tests/*.c 2>/dev/null || true)
+	kmod/tests/*.c kmod/tests/*.h 2>/dev/null || true)
 [ -n "$files" ] || { echo "checkpatch.sh: no sources" >&2; exit 1; }
 
 out=$(mktemp)
