@@ -17,6 +17,9 @@
 # Environment:
 #   KVER            kernel version (default: newest /lib/modules/* with a
 #                   /boot/vmlinuz-*)
+#   WC_KERNEL       boot this bzImage instead (a kernel with virtio-pci and
+#                   9p built in, e.g. the debug kernel of
+#                   tests/vm/debug-kernel.sh); KVER is then not used
 #   WC_BUILD        build directory with wormctl and link_wormcast.so
 #                   (default: build)
 #   WC_MODULE       module to load (default: wormcast.ko at the top of the tree)
@@ -39,7 +42,7 @@ set -eu
 WC_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SELF="$WC_ROOT/tests/vm/run.sh"
 OUT_MNT=/run/wc-out
-SPLAT_RE='BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|possible circular locking|general protection|Call Trace|Kernel panic|blocked for more than|rcu.*stall|unregister_netdevice: waiting'
+SPLAT_RE='BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|ODEBUG|list_(add|del) corruption|general protection|Call Trace|Kernel panic|blocked for more than|rcu.*stall|unregister_netdevice: waiting'
 
 usage() {
 	echo "usage: $0 selftests | demo | shell CMD [ARGS...]" >&2
@@ -177,6 +180,15 @@ guest_main() {
 			sed 's/^/# /' "$OUT_MNT/rmmod.log" >>"$OUT_MNT/results"
 		fi
 	fi
+	# A debug kernel's lockdep switches itself off at its first report, or
+	# at a taint (a KASAN report, a WARN): check that it watched to the end.
+	if [ -r /proc/lockdep_stats ]; then
+		if grep -Eq '^ *debug_locks: *1$' /proc/lockdep_stats; then
+			guest_result "ok - lockdep still active at the end"
+		else
+			guest_result "not ok - lockdep still active at the end"
+		fi
+	fi
 	dmesg >"$OUT_MNT/dmesg"
 	echo finished >"$OUT_MNT/finished"
 	sync
@@ -200,8 +212,10 @@ export PATH=/bin:/sbin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
+# A kernel with all of this built in (WC_KERNEL) comes without modules.
 for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
 	 virtio_pci netfs fscache 9pnet 9pnet_virtio 9p; do
+	[ -f /modules/$m.ko ] || continue
 	insmod /modules/$m.ko || echo "wc-vm: insmod $m failed" >/dev/console
 done
 R=/mnt/root
@@ -249,14 +263,16 @@ EOF
 build_initramfs() {
 	cache=${XDG_CACHE_HOME:-$HOME/.cache}/wormcast
 	key=$(cat "$SELF" /bin/busybox | sha256sum | cut -c1-16)
-	initrd="$cache/initramfs-$KVER-$key.cpio.gz"
+	# "nomodules": for WC_KERNEL, whose drivers are built in.
+	flavour=${KVER:-nomodules}
+	initrd="$cache/initramfs-$flavour-$key.cpio.gz"
 	if [ -f "$initrd" ]; then
 		echo "$initrd"
 		return
 	fi
 	progress "building initramfs $initrd"
 	mkdir -p "$cache"
-	rm -f "$cache/initramfs-$KVER-"*.cpio.gz
+	rm -f "$cache/initramfs-$flavour-"*.cpio.gz
 	tmp=$(mktemp -d)
 	mkdir -p "$tmp/bin" "$tmp/sbin" "$tmp/proc" "$tmp/sys" "$tmp/dev" \
 		"$tmp/mnt/root" "$tmp/modules"
@@ -266,6 +282,7 @@ build_initramfs() {
 	done
 	for m in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev \
 		 virtio_pci netfs fscache 9pnet 9pnet_virtio 9p; do
+		[ -n "$KVER" ] || break
 		f=$(find "/lib/modules/$KVER/kernel" -name "$m.ko" | head -n 1)
 		[ -n "$f" ] || { echo "run.sh: $m.ko not found for $KVER" >&2; exit 1; }
 		cp "$f" "$tmp/modules/"
@@ -305,9 +322,14 @@ host_main() {
 	*) usage ;;
 	esac
 
-	KVER=${KVER:-$(newest_kver)}
-	[ -n "$KVER" ] || { echo "run.sh: no kernel in /boot matching /lib/modules" >&2; exit 1; }
-	kernel=/boot/vmlinuz-$KVER
+	if [ -n "${WC_KERNEL:-}" ]; then
+		KVER=""
+		kernel=$WC_KERNEL
+	else
+		KVER=${KVER:-$(newest_kver)}
+		[ -n "$KVER" ] || { echo "run.sh: no kernel in /boot matching /lib/modules" >&2; exit 1; }
+		kernel=/boot/vmlinuz-$KVER
+	fi
 	[ -r "$kernel" ] || { echo "run.sh: $kernel not readable" >&2; exit 1; }
 	command -v qemu-system-x86_64 >/dev/null ||
 		{ echo "run.sh: qemu-system-x86_64 missing (make deps)" >&2; exit 1; }
@@ -341,7 +363,7 @@ host_main() {
 	cmdline="$cmdline wc.env=WC_SCRIPT_TIMEOUT=${WC_SCRIPT_TIMEOUT:-300}"
 	[ -z "${WC_SELFTESTS:-}" ] || cmdline="$cmdline wc.env=WC_SELFTESTS=$WC_SELFTESTS"
 
-	progress "booting $KVER (TCG), mode $mode, output in $out"
+	progress "booting ${KVER:-$kernel} (TCG), mode $mode, output in $out"
 	if [ "${WC_VM_VERBOSE:-0}" = 1 ]; then
 		tail -n +1 -f "$serial" >&2 &
 	else
@@ -380,8 +402,11 @@ host_main() {
 		fi
 		# The console catches what dmesg cannot (a panic); dmesg catches
 		# what the console's loglevel hides.
-		cat "$out/dmesg" "$serial" 2>/dev/null | grep -E "$SPLAT_RE" |
-			grep -v 'module verification failed' | sort -u >"$out/splats" || true
+		# Not splats: an unsigned module, and a debug kernel's boot banner.
+		cat "$out/dmesg" "$serial" 2>/dev/null | tr -d '\r' | grep -E "$SPLAT_RE" |
+			grep -v -e 'module verification failed' \
+				-e 'RCU lockdep checking is enabled' |
+			sort -u >"$out/splats" || true
 		if [ -s "$out/splats" ]; then
 			echo "not ok - kernel log clean (no BUG/WARNING/Oops/KASAN/lockdep)"
 			head -n 40 "$out/splats" | sed 's/^/# /'

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The VM selftests under a debug kernel: builds (or takes from the cache)
+# the KASAN + lockdep kernel of tests/vm/debug-kernel.sh, builds wormcast.ko
+# against it in build/debug-kmod/ (the work tree's wormcast.ko is left
+# alone), boots it and runs tests/selftests/NN-*.sh as tests/vm/selftests.sh
+# does.  Prints TAP and exits non-zero on any failure, and on any KASAN,
+# lockdep, RCU or sleeping-in-atomic report (the kernel log check of
+# tests/vm/run.sh).  Needs wormctl and link_wormcast.so from "make".
+#
+# Environment: as tests/vm/run.sh (WC_SELFTESTS, WC_VM_KEEP, ...), plus
+#   WC_DEBUG_KMOD     where to build the debug module (default build/debug-kmod)
+# Defaults differ for the slower debug guest: WC_VM_MEM 2048 MiB,
+# WC_SCRIPT_TIMEOUT 900 s per selftest, WC_VM_TIMEOUT 3600 s.
+set -eu
+
+WC_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+build=${WC_BUILD:-$WC_ROOT/build}
+case "$build" in /*) ;; *) build="$WC_ROOT/$build" ;; esac
+kmod=${WC_DEBUG_KMOD:-$WC_ROOT/build/debug-kmod}
+case "$kmod" in /*) ;; *) kmod="$WC_ROOT/$kmod" ;; esac
+
+fail() {
+	echo "1..1"
+	echo "not ok 1 - $*"
+	exit 1
+}
+
+missing=""
+for f in "$build/link_wormcast.so" "$build/wormctl"; do
+	[ -f "$f" ] || missing="$missing $f"
+done
+[ -z "$missing" ] || fail "VM selftests need a build: missing$missing (run 'make')"
+
+# Line 1: the kernel build directory; line 2: the module.
+out=$("$WC_ROOT/tests/vm/debug-kernel.sh" --module "$kmod" </dev/null) ||
+	fail "debug kernel or debug wormcast.ko does not build (see above)"
+kbuild=$(echo "$out" | sed -n 1p)
+module=$(echo "$out" | sed -n 2p)
+
+WC_KERNEL="$kbuild/arch/x86/boot/bzImage" WC_MODULE="$module" \
+WC_VM_MEM=${WC_VM_MEM:-2048} WC_SCRIPT_TIMEOUT=${WC_SCRIPT_TIMEOUT:-900} \
+WC_VM_TIMEOUT=${WC_VM_TIMEOUT:-3600} \
+	exec "$WC_ROOT/tests/vm/run.sh" selftests </dev/null
