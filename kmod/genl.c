@@ -95,7 +95,9 @@ static struct wc_fabric *wc_genl_find(struct net *net, struct nlattr **attrs,
 
 /* ------------------------------------------------------------ fill */
 
-static int wc_put_counters(struct sk_buff *skb, int type, const u64 *cnt)
+/* A nest of u64 attributes 1..@max (but @pad) from @val indexed by type. */
+static int wc_put_u64s(struct sk_buff *skb, int type, const u64 *val,
+		       int max, int pad)
 {
 	struct nlattr *nest;
 	int i;
@@ -103,10 +105,10 @@ static int wc_put_counters(struct sk_buff *skb, int type, const u64 *cnt)
 	nest = nla_nest_start(skb, type);
 	if (!nest)
 		return -EMSGSIZE;
-	for (i = 1; i <= WORMCAST_CNT_MAX; i++) {
-		if (i == WORMCAST_CNT_PAD)
+	for (i = 1; i <= max; i++) {
+		if (i == pad)
 			continue;
-		if (nla_put_u64_64bit(skb, i, cnt[i], WORMCAST_CNT_PAD))
+		if (nla_put_u64_64bit(skb, i, val[i], pad))
 			goto cancel;
 	}
 	nla_nest_end(skb, nest);
@@ -114,6 +116,11 @@ static int wc_put_counters(struct sk_buff *skb, int type, const u64 *cnt)
 cancel:
 	nla_nest_cancel(skb, nest);
 	return -EMSGSIZE;
+}
+
+static int wc_put_counters(struct sk_buff *skb, int type, const u64 *cnt)
+{
+	return wc_put_u64s(skb, type, cnt, WORMCAST_CNT_MAX, WORMCAST_CNT_PAD);
 }
 
 /* Glue counters plus the engine's per-node counters. */
@@ -148,40 +155,23 @@ static int wc_put_fabric_counters(struct sk_buff *skb, struct wc_fabric *f)
 
 static int wc_put_engine(struct sk_buff *skb, struct wc_fabric *f)
 {
+	u64 v[WORMCAST_ENG_MAX + 1] = { 0 };
 	struct wc_engine_stats s;
-	struct nlattr *nest;
 
 	wc_fabric_engine_stats(f, &s);
-	nest = nla_nest_start(skb, WORMCAST_A_ENGINE);
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u64_64bit(skb, WORMCAST_ENG_CYCLES, s.cycles,
-			      WORMCAST_ENG_PAD) ||
-	    nla_put_u64_64bit(skb, WORMCAST_ENG_WORMS_IN_FLIGHT,
-			      s.worms_in_flight, WORMCAST_ENG_PAD) ||
-	    nla_put_u64_64bit(skb, WORMCAST_ENG_FLIT_HOPS, s.flit_hops,
-			      WORMCAST_ENG_PAD) ||
-	    nla_put_u64_64bit(skb, WORMCAST_ENG_WORMS_DONE, s.worms_done,
-			      WORMCAST_ENG_PAD) ||
-	    nla_put_u64_64bit(skb, WORMCAST_ENG_LATENCY_SUM, s.latency_sum,
-			      WORMCAST_ENG_PAD) ||
-	    nla_put_u64_64bit(skb, WORMCAST_ENG_LATENCY_MAX, s.latency_max,
-			      WORMCAST_ENG_PAD) ||
-	    nla_put_u64_64bit(skb, WORMCAST_ENG_BLOCKED_CYCLES,
-			      s.blocked_cycles, WORMCAST_ENG_PAD) ||
-	    nla_put_u64_64bit(skb, WORMCAST_ENG_DEADLOCKS, s.deadlocks,
-			      WORMCAST_ENG_PAD) ||
-	    nla_put_u64_64bit(skb, WORMCAST_ENG_HOPS_SUM, s.hops_sum,
-			      WORMCAST_ENG_PAD) ||
-	    nla_put_u64_64bit(skb, WORMCAST_ENG_ROUTE_ERRORS, s.route_errors,
-			      WORMCAST_ENG_PAD) ||
-	    nla_put_u64_64bit(skb, WORMCAST_ENG_MEM_BYTES, wc_fabric_mem(f),
-			      WORMCAST_ENG_PAD)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
+	v[WORMCAST_ENG_CYCLES] = s.cycles;
+	v[WORMCAST_ENG_WORMS_IN_FLIGHT] = s.worms_in_flight;
+	v[WORMCAST_ENG_FLIT_HOPS] = s.flit_hops;
+	v[WORMCAST_ENG_WORMS_DONE] = s.worms_done;
+	v[WORMCAST_ENG_LATENCY_SUM] = s.latency_sum;
+	v[WORMCAST_ENG_LATENCY_MAX] = s.latency_max;
+	v[WORMCAST_ENG_BLOCKED_CYCLES] = s.blocked_cycles;
+	v[WORMCAST_ENG_DEADLOCKS] = s.deadlocks;
+	v[WORMCAST_ENG_HOPS_SUM] = s.hops_sum;
+	v[WORMCAST_ENG_ROUTE_ERRORS] = s.route_errors;
+	v[WORMCAST_ENG_MEM_BYTES] = wc_fabric_mem(f);
+	return wc_put_u64s(skb, WORMCAST_A_ENGINE, v, WORMCAST_ENG_MAX,
+			   WORMCAST_ENG_PAD);
 }
 
 static int wc_put_params(struct sk_buff *skb, struct wc_fabric *f)
