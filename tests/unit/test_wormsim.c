@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wormsim's pure parts (PRNG, Poisson arrivals, percentiles, argument
- * parsing) and short runs on the engine: determinism, conservation, and
- * the zero-load latency of Eq. 1 measured through the simulator.
+ * wormsim's pure parts (PRNG, Poisson arrivals, the latency histogram,
+ * argument parsing, saturation detection) and short runs on the engine:
+ * determinism whatever the number of workers, conservation, bounded
+ * memory, and the zero-load latency of Eq. 1 measured through the
+ * simulator.
  */
 #include <math.h>
 #include <stdio.h>
@@ -34,74 +36,198 @@ static int parse(struct sim_config *cfg, char *err, size_t len, ...)
 #define PARSE(cfg, err, ...) parse(cfg, err, sizeof(err), __VA_ARGS__, (char *)NULL)
 
 /* Everything wormsim prints for one configuration, as one string. */
-static char *run_text(const struct sim_config *cfg, struct sim_result *res)
+static char *sweep_text(const struct sim_config *cfg, u32 jobs,
+			struct sim_sweep *sw)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	u32 i;
 
-	for (i = 0; i < cfg->npoints; i++)
-		if (sim_run(cfg, sim_point_load(cfg, i), &res[i]))
-			fprintf(f, "run %u failed\n", i);
-	sim_print_summary(f, cfg, res, cfg->npoints);
-	sim_print_json(f, cfg, res, cfg->npoints);
-	sim_print_csv(f, cfg, res, cfg->npoints);
+	if (sim_sweep(cfg, jobs, sw))
+		fprintf(f, "sweep failed at point %u\n", sw->failed);
+	sim_print_summary(f, cfg, sw);
+	sim_print_json(f, cfg, sw);
+	sim_print_csv(f, cfg, sw);
 	fclose(f);
 	return buf;
 }
 
+static char *run_text(const struct sim_config *cfg, u32 jobs)
+{
+	struct sim_sweep sw;
+	char *text = sweep_text(cfg, jobs, &sw);
+
+	sim_sweep_free(&sw);
+	return text;
+}
+
 /* ------------------------------------------------------------ tests */
 
-static void test_percentile(void)
+static int cmp_u64(const void *a, const void *b)
 {
-	static const u32 pm[] = { 0, 1, 10, 250, 500, 900, 990, 999, 1000 };
-	struct sim_rng r;
-	u64 v[300];
-	int bad = 0, cases = 0;
-	size_t n, i, j, k;
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
 
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The reference: nearest rank over the sorted samples, by counting (the
+ * smallest sample with at least p/1000 of the samples at or below it).
+ */
+static u64 exact_percentile(const u64 *sorted, size_t n, u32 permille)
+{
+	size_t i = 0;
+
+	while (i + 1 < n && (i + 1) * 1000 < (size_t)permille * n)
+		i++;
+	return sorted[i];
+}
+
+/* Histogram percentiles against the exact ones; returns the failures. */
+static int check_hist(const char *what, const u64 *v, size_t n,
+		      double *worst)
+{
+	static const u32 pm[] = { 0, 1, 10, 100, 250, 500, 750, 900, 990,
+				  999, 1000 };
+	struct sim_hist *h = malloc(sizeof(*h));
+	u64 *sorted = malloc(n * sizeof(*sorted));
+	unsigned __int128 sum = 0;
+	int bad = 0;
+	size_t i;
+
+	if (!h || !sorted) {
+		free(h);
+		free(sorted);
+		return 1;
+	}
+	sim_hist_init(h);
+	for (i = 0; i < n; i++) {
+		sim_hist_add(h, v[i]);
+		sum += v[i];
+		sorted[i] = v[i];
+	}
+	qsort(sorted, n, sizeof(*sorted), cmp_u64);
+	if (h->count != n || sim_hist_mean(h) != (double)sum / (double)n ||
+	    h->min != sorted[0] || h->max != sorted[n - 1]) {
+		diag("%s: count, mean, min or max not exact", what);
+		bad++;
+	}
+	for (i = 0; i < ARRAY_SIZE(pm); i++) {
+		u64 want = exact_percentile(sorted, n, pm[i]);
+		u64 got = sim_hist_percentile(h, pm[i]);
+		double err = want ? fabs((double)got - (double)want) / (double)want :
+				    (double)got;
+
+		if (err > *worst)
+			*worst = err;
+		if (err > SIM_HIST_REL_ERR) {
+			diag("%s: p%.1f got %llu want %llu", what, pm[i] / 10.0,
+			     (unsigned long long)got, (unsigned long long)want);
+			bad++;
+		}
+	}
+	free(h);
+	free(sorted);
+	return bad;
+}
+
+static void test_hist(void)
+{
+	enum { N = 200000 };
+	u64 *v = malloc(N * sizeof(*v));
+	struct sim_hist *h = malloc(sizeof(*h));
+	double worst = 0;
+	struct sim_rng r;
+	int bad = 0;
+	size_t i, n;
+
+	if (!v || !h) {
+		ok(0, "allocation");
+		free(v);
+		free(h);
+		return;
+	}
 	sim_rng_seed(&r, 7);
+	/* small values have a bucket each: every percentile is exact */
 	for (n = 1; n <= 300; n += (n < 20 ? 1 : 37)) {
 		for (i = 0; i < n; i++)
 			v[i] = sim_rng_below(&r, 50);	/* many ties */
-		sim_sort(v, n);
-		for (i = 1; i < n; i++)
-			if (v[i - 1] > v[i])
-				bad++;
-		for (k = 0; k < ARRAY_SIZE(pm) + 5; k++) {
-			u32 p = k < ARRAY_SIZE(pm) ? pm[k] : sim_rng_below(&r, 1001);
-			u64 want = U64_MAX;
-
-			/* brute force: smallest sample with at least p/1000 of
-			 * the samples at or below it (and at least one)
-			 */
-			for (i = 0; i < n; i++) {
-				size_t below = 0;
-
-				for (j = 0; j < n; j++)
-					below += v[j] <= v[i];
-				if (below * 1000 >= (size_t)p * n && below >= 1 &&
-				    v[i] < want)
-					want = v[i];
-			}
-			cases++;
-			if (sim_percentile(v, n, p) != want) {
-				bad++;
-				diag("n %zu p %u: got %llu want %llu", n, p,
-				     (unsigned long long)sim_percentile(v, n, p),
-				     (unsigned long long)want);
-			}
+		worst = 0;
+		bad += check_hist("ties", v, n, &worst);
+		if (worst > 0) {
+			diag("n %zu: small values not exact", n);
+			bad++;
 		}
 	}
-	ok(!bad, "percentiles match a brute-force count over %d cases", cases);
-	v[0] = 5;
-	is_int(sim_percentile(v, 1, 990), 5, "p99 of one sample is that sample");
-	for (i = 0; i < 100; i++)
-		v[i] = i + 1;
-	is_int(sim_percentile(v, 100, 500), 50, "p50 of 1..100 is 50");
-	is_int(sim_percentile(v, 100, 990), 99, "p99 of 1..100 is 99");
-	is_int(sim_percentile(v, 100, 1000), 100, "p100 of 1..100 is 100");
+	ok(!bad, "values below %u: count, mean and every percentile exact",
+	   2u << SIM_HIST_SUB_BITS);
+
+	worst = 0;
+	for (i = 0; i < N; i++)
+		v[i] = sim_rng_below(&r, 1000000);
+	bad = check_hist("uniform", v, N, &worst);
+	ok(!bad, "uniform on [0, 1e6): percentiles within %.2f%% (worst %.4f%%), mean exact",
+	   100 * SIM_HIST_REL_ERR, 100 * worst);
+	sim_hist_init(h);
+	for (i = 0; i < N; i++)
+		sim_hist_add(h, v[i]);
+	ok(fabs((double)sim_hist_percentile(h, 500) - 5e5) < 5e5 * 0.01 &&
+	   fabs((double)sim_hist_percentile(h, 990) - 9.9e5) < 9.9e5 * 0.01,
+	   "uniform: p50 %llu and p99 %llu near 5e5 and 9.9e5",
+	   (unsigned long long)sim_hist_percentile(h, 500),
+	   (unsigned long long)sim_hist_percentile(h, 990));
+
+	worst = 0;
+	for (i = 0; i < N; i++)
+		v[i] = (u64)sim_rng_exp(&r, 1e-3);
+	bad = check_hist("exponential", v, N, &worst);
+	sim_hist_init(h);
+	for (i = 0; i < N; i++)
+		sim_hist_add(h, v[i]);
+	/* exponential of mean 1000: median 1000 ln 2, p99 1000 ln 100 */
+	ok(!bad && fabs((double)sim_hist_percentile(h, 500) - 693.1) < 15 &&
+	   fabs((double)sim_hist_percentile(h, 990) - 4605.2) < 150,
+	   "exponential (mean 1000): within %.2f%% (worst %.4f%%); p50 %llu ~ 693, p99 %llu ~ 4605",
+	   100 * SIM_HIST_REL_ERR, 100 * worst,
+	   (unsigned long long)sim_hist_percentile(h, 500),
+	   (unsigned long long)sim_hist_percentile(h, 990));
+
+	/* heavy tail (Pareto, alpha 1.1) over the whole range */
+	worst = 0;
+	for (i = 0; i < N; i++) {
+		double x = 30 * pow(1 - sim_rng_uniform(&r), -1 / 1.1);
+
+		v[i] = x < 0x1p41 ? (u64)x : 1ull << 41;
+	}
+	bad = check_hist("pareto", v, N, &worst);
+	ok(!bad, "Pareto tail up to 2^41: within %.2f%% (worst %.4f%%)",
+	   100 * SIM_HIST_REL_ERR, 100 * worst);
+
+	/* two far-apart values, a constant, one sample, the top bucket */
+	for (i = 0; i < 1000; i++)
+		v[i] = i < 990 ? 100 : 123456789;
+	worst = 0;
+	bad = check_hist("two-point", v, 1000, &worst);
+	ok(!bad, "two far-apart values: within %.2f%% (worst %.4f%%)",
+	   100 * SIM_HIST_REL_ERR, 100 * worst);
+	for (i = 0; i < 1000; i++)
+		v[i] = 1234567;
+	worst = 0;
+	bad = check_hist("constant", v, 1000, &worst);
+	ok(!bad && !worst, "a constant is exact (clamped to min and max)");
+	sim_hist_init(h);
+	is_int(sim_hist_percentile(h, 500), 0, "no sample: percentile 0");
+	ok(sim_hist_mean(h) == 0, "no sample: mean 0");
+	sim_hist_add(h, U64_MAX);
+	sim_hist_add(h, 1ull << 50);
+	ok(h->max == U64_MAX && h->bucket[SIM_HIST_BUCKETS - 1] == 2,
+	   "values beyond 2^%d share the top bucket, max stays exact",
+	   SIM_HIST_MAX_BITS);
+	ok(sizeof(struct sim_hist) < 80 * 1024,
+	   "a histogram is %zu bytes whatever the number of samples",
+	   sizeof(struct sim_hist));
+	free(v);
+	free(h);
 }
 
 static void test_rng(void)
@@ -217,6 +343,9 @@ static void test_args(void)
 		{ "--load", "0.1", "--sweep", "0.1:0.2:0.1" },
 		{ "--algo", "telepathy" }, { "--plot", "a'b" },
 		{ "--topology", "hypercube", "--dim", "1", "--mcast-frac", "0.5" },
+		{ "--jobs", "0" }, { "--jobs", "x" }, { "--jobs", "1001" },
+		{ "--knee-ratio", "1" }, { "--knee-ratio", "0.5" },
+		{ "--knee-ratio", "inf" }, { "--knee-ratio", "3x" },
 	};
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -260,17 +389,22 @@ static void test_args(void)
 	       "star graph, 64-bit seed, async");
 	ok(cfg.topo.nnodes == 24 && cfg.seed == U64_MAX &&
 	   cfg.params.replication == WC_REPL_ASYNC, "S_4, seed, replication");
+	is_int(PARSE(&cfg, err, "--jobs", "3", "--knee-ratio", "2.5"), 0,
+	       "--jobs and --knee-ratio");
+	ok(cfg.jobs == 3 && cfg.knee_ratio == 2.5, "3 workers, knee at 2.5x");
 	is_int(PARSE(&cfg, err, "--topology", "mesh"), 0, "defaults");
 	ok(cfg.topo.nnodes == 64 && cfg.load == 0.1 && cfg.npoints == 1 &&
 	   cfg.msg_bytes == 512 && cfg.cycles == 10000 && cfg.warmup == 1000 &&
-	   cfg.drain == 10000 && cfg.dsts_max == 8 && !cfg.json,
+	   cfg.drain == 10000 && cfg.dsts_max == 8 && !cfg.json &&
+	   cfg.jobs == 0 && cfg.knee_ratio == 3,
 	   "defaults: 8x8 mesh, load 0.1, 512 B, 10000 cycles");
 }
 
 static void test_runs(void)
 {
 	struct sim_config cfg;
-	struct sim_result res[2], res2[2], *r = &res[0];
+	struct sim_result res[1], *r = &res[0];
+	struct sim_sweep sw;
 	char err[512], *a, *b, *c;
 	double exp_lat;
 
@@ -278,11 +412,13 @@ static void test_runs(void)
 	PARSE(&cfg, err, "--topology", "torus", "--dims", "4x4", "--sweep",
 	      "0.1:0.2:0.1", "--mcast-frac", "0.3", "--dsts", "uniform:2:6",
 	      "--cycles", "2000", "--warmup", "200", "--msg-flits", "8");
-	a = run_text(&cfg, res);
-	b = run_text(&cfg, res2);
+	a = sweep_text(&cfg, 1, &sw);
+	*r = sw.res[0];
+	sim_sweep_free(&sw);
+	b = run_text(&cfg, 1);
 	ok(a && b && !strcmp(a, b), "same seed: identical output");
 	cfg.seed = 2;
-	c = run_text(&cfg, res2);
+	c = run_text(&cfg, 1);
 	ok(c && strcmp(a, c), "another seed: different output");
 	free(a);
 	free(b);
@@ -311,7 +447,7 @@ static void test_runs(void)
 	ok(fabs(r->accepted - r->offered) < 0.02 * r->offered,
 	   "below saturation, accepted %.4f = offered %.4f", r->accepted,
 	   r->offered);
-	ok(!r->saturated && !r->incomplete, "0.05 is below saturation");
+	ok(!r->unstable && !r->incomplete, "0.05 is below saturation");
 	ok(r->cls[SIM_UNICAST].p50 <= r->cls[SIM_UNICAST].p99 &&
 	   r->cls[SIM_UNICAST].p99 <= r->cls[SIM_UNICAST].max &&
 	   r->cls[SIM_UNICAST].mean <= r->cls[SIM_UNICAST].max,
@@ -344,8 +480,8 @@ static void test_runs(void)
 	PARSE(&cfg, err, "--dims", "4x4", "--load", "1", "--cycles", "2000",
 	      "--warmup", "200", "--drain", "500");
 	sim_run(&cfg, cfg.load, r);
-	ok(r->saturated && r->accepted < r->offered,
-	   "load 1 saturates a 4x4 mesh: accepted %.3f", r->accepted);
+	ok(r->unstable && r->saturated && r->accepted < r->offered,
+	   "load 1 saturates a 4x4 mesh (unstable): accepted %.3f", r->accepted);
 	ok(r->cycles_total <= 200 + 2000 + 500, "the drain limit ends the run");
 }
 
@@ -399,7 +535,11 @@ static void test_failures(void)
 	   (unsigned long long)r->deadlocks, (unsigned long long)r->incomplete);
 	ok(strstr(r->dump, "waits") != NULL, "the first watchdog dump is kept");
 	f = open_memstream(&text, &len);
-	sim_print_summary(f, &cfg, r, 1);
+	{
+		struct sim_sweep one = { .n = 1, .res = r };
+
+		sim_print_summary(f, &cfg, &one);
+	}
 	fclose(f);
 	ok(text && strstr(text, "DEADLOCK") && strstr(text, "watchdog report"),
 	   "the summary shows the deadlock and the dump");
@@ -418,10 +558,203 @@ static void test_failures(void)
 	free(r);
 }
 
+/* ------------------------------------------------------- saturation */
+
+/*
+ * A synthetic network of capacity @cap: latency t0 / (1 - load / cap)
+ * (M/M/1-like, infinite at and past capacity), accepted min(load, cap)
+ * times @after past capacity (1: flat plateau; < 1: the accepted
+ * throughput falls, as in a network that is unstable past saturation).
+ */
+static void synth(struct sim_point *p, u32 n, double step, double t0,
+		  double cap, double after)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		p[i].load = step * (i + 1);
+		p[i].latency = p[i].load < cap ? t0 / (1 - p[i].load / cap) :
+						 INFINITY;
+		p[i].accepted = p[i].load <= cap ? p[i].load :
+			cap * pow(after, (p[i].load - cap) / step);
+	}
+}
+
+static void test_saturation_synthetic(void)
+{
+	struct sim_point p[40];
+	struct sim_saturation s;
+	struct sim_rng r;
+	u32 i, noisy_bad = 0;
+
+	/* knee: 1 / (1 - x / 0.2) = 3 at x = 0.1333 */
+	synth(p, 30, 0.01, 50, 0.2, 1);
+	sim_find_saturation(p, 30, 50, 3, &s);
+	ok(s.knee == SIM_KNEE_FOUND && fabs(s.knee_load - 0.4 / 3) < 0.002 &&
+	   s.knee_lo == p[12].load && s.knee_hi == p[13].load,
+	   "M/M/1-like curve: knee at %.4f (exact 0.1333), between 0.13 and 0.14",
+	   s.knee_load);
+	ok(s.plateau && fabs(s.plateau_load - 0.2) < 1e-9 &&
+	   fabs(s.plateau_accepted - 0.2) < 1e-9,
+	   "plateau from 0.20 at 0.200 (got %.3f at %.3f)", s.plateau_load,
+	   s.plateau_accepted);
+	sim_find_saturation(p, 30, 50, 2, &s);
+	ok(s.knee == SIM_KNEE_FOUND && fabs(s.knee_load - 0.1) < 0.001,
+	   "knee ratio 2: at %.4f (exact 0.1)", s.knee_load);
+
+	/* past capacity the accepted throughput falls: plateau at the peak */
+	synth(p, 30, 0.01, 50, 0.15, 0.9);
+	sim_find_saturation(p, 30, 50, 3, &s);
+	ok(s.plateau && fabs(s.plateau_load - 0.15) < 1e-9 &&
+	   fabs(s.plateau_accepted - 0.15) < 1e-9,
+	   "throughput falling past the peak: plateau from the peak, %.3f",
+	   s.plateau_load);
+
+	/* a slow bend: accepted grows by 0.3 of the load past 0.1 */
+	for (i = 0; i < 20; i++) {
+		p[i].load = 0.02 * (i + 1);
+		p[i].accepted = p[i].load < 0.1 ? p[i].load :
+				0.1 + 0.3 * (p[i].load - 0.1);
+		p[i].latency = 10;
+	}
+	sim_find_saturation(p, 20, 10, 3, &s);
+	ok(s.plateau && fabs(s.plateau_load - 0.1) < 1e-9 &&
+	   s.knee == SIM_KNEE_NOT_REACHED,
+	   "slope 0.3 past 0.1: plateau from %.2f; flat latency: knee not reached",
+	   s.plateau_load);
+
+	/* below capacity only, with 3% noise on accepted: no plateau */
+	sim_rng_seed(&r, 5);
+	for (i = 0; i < 200; i++) {
+		u32 k;
+
+		synth(p, 15, 0.01, 50, 0.2, 1);
+		for (k = 0; k < 15; k++)
+			p[k].accepted *= 1 + 0.06 * (sim_rng_uniform(&r) - 0.5);
+		sim_find_saturation(p, 15, 50, 3, &s);
+		if (s.plateau || s.knee != SIM_KNEE_FOUND)
+			noisy_bad++;
+	}
+	ok(!noisy_bad, "200 noisy sweeps below capacity: no false plateau, knee found (%u bad)",
+	   noisy_bad);
+
+	/* already past the knee at the first load; no zero-load latency */
+	synth(p, 10, 0.01, 50, 0.2, 1);
+	sim_find_saturation(p + 9, 1, 50, 1.5, &s);
+	ok(s.knee == SIM_KNEE_BELOW && s.knee_load == p[9].load && !s.plateau,
+	   "one point past the knee: below the first load, no plateau");
+	sim_find_saturation(p, 10, 0, 3, &s);
+	ok(s.knee == SIM_KNEE_UNKNOWN, "no zero-load latency: knee unknown");
+	sim_find_saturation(p, 0, 50, 3, &s);
+	ok(s.knee == SIM_KNEE_NOT_REACHED && !s.plateau, "empty sweep");
+	/* an unfinished point (no latency) counts as past the knee */
+	p[5].latency = INFINITY;
+	sim_find_saturation(p, 10, 50, 3, &s);
+	ok(s.knee == SIM_KNEE_FOUND && s.knee_load == p[4].load &&
+	   s.knee_hi == p[5].load, "a point with no latency crosses the knee");
+}
+
+/* Eq. 1 at zero load, exactly, from messages sent one at a time. */
+static void test_zero_load(void)
+{
+	struct sim_zero_load z;
+	struct sim_config cfg;
+	char err[512];
+	double want;
+
+	PARSE(&cfg, err, "--topology", "hypercube", "--dim", "4",
+	      "--msg-flits", "10", "--startup", "3", "--router-delay", "2",
+	      "--link-delay", "1");
+	is_int(sim_zero_load(&cfg, &z), 0, "zero-load run");
+	/* L = header + 10 data + tail = 12 flits; mean of alpha + d delta + L - 1 */
+	want = 3 + z.hops_mean * (2 + 1) + (12 - 1);
+	ok(z.count == SIM_ZERO_LOAD_MSGS && !z.incomplete &&
+	   fabs(z.mean - want) < 1e-9,
+	   "4-cube: zero-load latency %.4f = alpha + d(delta) + L - 1 = %.4f exactly",
+	   z.mean, want);
+	/* mean distance between distinct nodes of a 4-cube: 4 x 8/15 = 2.13 */
+	ok(fabs(z.hops_mean - 32.0 / 15) < 0.1, "mean hops %.3f near 32/15",
+	   z.hops_mean);
+
+	PARSE(&cfg, err, "--topology", "torus", "--dims", "4x4",
+	      "--mcast-frac", "0.5", "--dsts", "4", "--msg-flits", "4");
+	sim_zero_load(&cfg, &z);
+	ok(z.cls_mean[SIM_MULTICAST] > z.cls_mean[SIM_UNICAST] &&
+	   z.mean > z.cls_mean[SIM_UNICAST] && z.mean < z.cls_mean[SIM_MULTICAST],
+	   "multicasts (one worm per destination) take longer alone: %.1f vs %.1f, all %.1f",
+	   z.cls_mean[SIM_MULTICAST], z.cls_mean[SIM_UNICAST], z.mean);
+}
+
+/*
+ * A small real sweep: both saturation points found where the table says,
+ * the same output with 1, 2 and 3 workers, memory independent of the
+ * run's length.
+ */
+static void test_sweep(void)
+{
+	struct sim_config cfg;
+	struct sim_result *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct sim_sweep sw;
+	char err[512], *t1, *t2, *t3;
+	u32 i, knee_bad = 0;
+
+	if (!a)
+		return;
+	PARSE(&cfg, err, "--sweep", "0.04:0.32:0.04", "--msg-flits", "16",
+	      "--cycles", "3000", "--warmup", "500");
+	t1 = sweep_text(&cfg, 1, &sw);
+	/* Documentation/wormsim.rst: knee 0.15, plateau at about 0.19 */
+	ok(sw.sat.knee == SIM_KNEE_FOUND && sw.sat.knee_load > 0.12 &&
+	   sw.sat.knee_load < 0.18,
+	   "8x8 mesh: latency reaches 3x zero-load (%.1f) at load %.3f",
+	   sw.zero.mean, sw.sat.knee_load);
+	ok(sw.sat.plateau && sw.sat.plateau_load > sw.sat.knee_load &&
+	   sw.sat.plateau_accepted > 0.15 && sw.sat.plateau_accepted < 0.22,
+	   "accepted plateau %.3f from load %.2f, past the knee",
+	   sw.sat.plateau_accepted, sw.sat.plateau_load);
+	ok(fabs(sw.zero.mean - (sw.zero.hops_mean * 2 + 17)) < 1e-9,
+	   "zero-load latency is Eq. 1: d x 2 + 17");
+	for (i = 0; i < sw.n; i++)
+		if (sw.res[i].saturated !=
+		    (sw.res[i].unstable || sw.res[i].lat_mean >= 3 * sw.zero.mean) ||
+		    (sw.res[i].lat_mean >= 3 * sw.zero.mean) !=
+		    (sw.res[i].load > sw.sat.knee_load))
+			knee_bad++;
+	ok(!knee_bad, "a point is saturated exactly when past the knee or unstable");
+	ok(t1 && strstr(t1, "saturation, latency: mean latency reaches 3.0x") &&
+	   strstr(t1, "saturation, throughput: accepted stops growing") &&
+	   strstr(t1, "\"saturation\":{\"knee_ratio\":3.000,\"knee\":\"found\""),
+	   "text and JSON report both points");
+	sim_sweep_free(&sw);
+	t2 = run_text(&cfg, 2);
+	t3 = run_text(&cfg, 3);
+	ok(t1 && t2 && t3 && !strcmp(t1, t2) && !strcmp(t1, t3),
+	   "sweep output identical with 1, 2 and 3 workers (%zu bytes)",
+	   t1 ? strlen(t1) : 0);
+	free(t1);
+	free(t2);
+	free(t3);
+
+	/* 20 times longer, 20 times the messages, the same memory */
+	PARSE(&cfg, err, "--load", "0.1", "--msg-flits", "16", "--cycles",
+	      "2000", "--warmup", "200");
+	sim_run(&cfg, cfg.load, a);
+	cfg.cycles = 40000;
+	sim_run(&cfg, cfg.load, b);
+	ok(b->cls[SIM_UNICAST].count > 15 * a->cls[SIM_UNICAST].count &&
+	   b->mem_peak < a->mem_peak * 1.05,
+	   "memory bounded: %llu messages in %llu bytes, %llu messages in %llu bytes",
+	   (unsigned long long)a->cls[SIM_UNICAST].count,
+	   (unsigned long long)a->mem_peak,
+	   (unsigned long long)b->cls[SIM_UNICAST].count,
+	   (unsigned long long)b->mem_peak);
+	free(a);
+}
+
 static void test_plot(void)
 {
 	struct sim_config cfg;
-	struct sim_result res[2];
+	struct sim_sweep sw;
 	char dir[] = "/tmp/test_wormsim.XXXXXX", prefix[128], path[160], err[512];
 	int ret;
 
@@ -432,9 +765,9 @@ static void test_plot(void)
 	snprintf(prefix, sizeof(prefix), "%s/plot", dir);
 	PARSE(&cfg, err, "--dims", "4x4", "--sweep", "0.05:0.1:0.05",
 	      "--cycles", "500", "--warmup", "0");
-	sim_run(&cfg, sim_point_load(&cfg, 0), &res[0]);
-	sim_run(&cfg, sim_point_load(&cfg, 1), &res[1]);
-	ret = sim_plot(prefix, &cfg, res, 2, err, sizeof(err));
+	sim_sweep(&cfg, 0, &sw);
+	ret = sim_plot(prefix, &cfg, &sw, err, sizeof(err));
+	sim_sweep_free(&sw);
 	snprintf(path, sizeof(path), "%s.dat", prefix);
 	ok(ret != 1 && !access(path, R_OK), "plot data written (%s)",
 	   ret ? err : "gnuplot ran");
@@ -453,12 +786,15 @@ static void test_plot(void)
 
 int main(void)
 {
-	test_percentile();
+	test_hist();
 	test_rng();
 	test_poisson();
 	test_args();
 	test_runs();
 	test_failures();
+	test_saturation_synthetic();
+	test_zero_load();
+	test_sweep();
 	test_plot();
 	return done_testing();
 }

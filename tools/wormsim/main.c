@@ -12,7 +12,7 @@
 int main(int argc, char **argv)
 {
 	struct sim_config cfg;
-	struct sim_result *res;
+	struct sim_sweep sw;
 	char err[512];
 	int ret, status = 0;
 	FILE *csv = NULL;
@@ -34,34 +34,30 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	res = calloc(cfg.npoints, sizeof(*res));
-	if (!res) {
-		fprintf(stderr, "wormsim: out of memory\n");
-		return 1;
-	}
-	for (i = 0; i < cfg.npoints; i++) {
-		ret = sim_run(&cfg, sim_point_load(&cfg, i), &res[i]);
-		if (ret) {
+	ret = sim_sweep(&cfg, cfg.jobs, &sw);
+	if (ret) {
+		if (sw.failed < cfg.npoints)
 			fprintf(stderr, "wormsim: run at load %.3f failed: %s\n",
-				sim_point_load(&cfg, i), strerror(-ret));
-			status = 1;
-			goto out;
-		}
+				sim_point_load(&cfg, sw.failed), strerror(-ret));
+		else
+			fprintf(stderr, "wormsim: zero-load run failed: %s\n",
+				strerror(-ret));
+		status = 1;
+		goto out;
 	}
 	if (cfg.json)
-		sim_print_json(stdout, &cfg, res, cfg.npoints);
+		sim_print_json(stdout, &cfg, &sw);
 	else
-		sim_print_summary(stdout, &cfg, res, cfg.npoints);
+		sim_print_summary(stdout, &cfg, &sw);
 	if (csv) {
-		sim_print_csv(csv, &cfg, res, cfg.npoints);
+		sim_print_csv(csv, &cfg, &sw);
 		if (fflush(csv)) {
 			fprintf(stderr, "wormsim: %s: %m\n", cfg.csv_path);
 			status = 1;
 		}
 	}
 	if (cfg.plot_prefix) {
-		ret = sim_plot(cfg.plot_prefix, &cfg, res, cfg.npoints, err,
-			       sizeof(err));
+		ret = sim_plot(cfg.plot_prefix, &cfg, &sw, err, sizeof(err));
 		/* a missing gnuplot is only a warning: the data are written */
 		if (ret)
 			fprintf(stderr, "wormsim: %s\n", err);
@@ -69,13 +65,13 @@ int main(int argc, char **argv)
 			status = 1;
 	}
 	for (i = 0; i < cfg.npoints; i++)
-		if (res[i].deadlocks || res[i].route_errors)
+		if (sw.res[i].deadlocks || sw.res[i].route_errors)
 			status = 1;
 out:
 	if (csv && csv != stdout && fclose(csv) && !status) {
 		fprintf(stderr, "wormsim: %s: %m\n", cfg.csv_path);
 		status = 1;
 	}
-	free(res);
+	sim_sweep_free(&sw);
 	return status;
 }

@@ -8,10 +8,12 @@
 #include <stdarg.h>
 #include <getopt.h>
 #include <math.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "sim.h"
 
@@ -87,29 +89,78 @@ double sim_rng_exp(struct sim_rng *r, double rate)
 
 /* ---------------------------------------------------------- statistics */
 
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+#define HIST_SUB	SIM_HIST_SUB_BITS
+#define HIST_EXACT	(2u << HIST_SUB)	/* values with a bucket each */
 
-	return x < y ? -1 : x > y;
+void sim_hist_init(struct sim_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->min = U64_MAX;
 }
 
-void sim_sort(u64 *v, size_t n)
+static u32 hist_index(u64 v)
 {
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_u64);
+	u32 e;
+
+	if (v < HIST_EXACT)
+		return (u32)v;
+	e = 63 - (u32)__builtin_clzll(v);	/* 2^e <= v, e > HIST_SUB */
+	if (e >= SIM_HIST_MAX_BITS)
+		return SIM_HIST_BUCKETS - 1;
+	return HIST_EXACT + (e - HIST_SUB - 1) * (1u << HIST_SUB) +
+	       (u32)((v >> (e - HIST_SUB)) - (1u << HIST_SUB));
 }
 
-u64 sim_percentile(const u64 *sorted, size_t n, u32 permille)
+/* Smallest value of bucket @i, and its width. */
+static u64 hist_low(u32 i, u64 *width)
+{
+	u32 e;
+
+	if (i < HIST_EXACT) {
+		*width = 1;
+		return i;
+	}
+	i -= HIST_EXACT;
+	e = HIST_SUB + 1 + i / (1u << HIST_SUB);
+	*width = 1ull << (e - HIST_SUB);
+	return ((1ull << HIST_SUB) + i % (1u << HIST_SUB)) << (e - HIST_SUB);
+}
+
+void sim_hist_add(struct sim_hist *h, u64 v)
+{
+	h->bucket[hist_index(v)]++;
+	h->count++;
+	h->sum += v;
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
+double sim_hist_mean(const struct sim_hist *h)
+{
+	return h->count ? (double)h->sum / (double)h->count : 0;
+}
+
+u64 sim_hist_percentile(const struct sim_hist *h, u32 permille)
 {
 	/* rank = ceil(permille * n / 1000), in integers to avoid rounding */
-	u64 rank = ((u64)permille * n + 999) / 1000;
+	u64 rank = ((u64)permille * h->count + 999) / 1000, seen = 0;
+	u64 low, width, v;
+	u32 i;
 
-	if (rank < 1)
-		rank = 1;
-	if (rank > n)
-		rank = n;
-	return sorted[rank - 1];
+	if (!h->count)
+		return 0;
+	if (rank <= 1)
+		return h->min;
+	if (rank >= h->count)
+		return h->max;
+	for (i = 0; seen + h->bucket[i] < rank; i++)
+		seen += h->bucket[i];
+	/* the middle of the bucket: at most width / 2 from any value in it */
+	low = hist_low(i, &width);
+	v = low + (width - 1) / 2;
+	return v < h->min ? h->min : v > h->max ? h->max : v;
 }
 
 /* ------------------------------------------------------ argument parsing */
@@ -192,7 +243,7 @@ enum {
 	OPT_ROUTER_DELAY, OPT_LINK_DELAY, OPT_STARTUP, OPT_REPLICATION,
 	OPT_WATCHDOG, OPT_LOAD, OPT_MSG_BYTES, OPT_MSG_FLITS, OPT_MCAST_FRAC,
 	OPT_DSTS, OPT_ALGO, OPT_SEED, OPT_CYCLES, OPT_WARMUP, OPT_DRAIN,
-	OPT_CSV, OPT_SWEEP, OPT_PLOT, OPT_JSON,
+	OPT_CSV, OPT_SWEEP, OPT_PLOT, OPT_JSON, OPT_JOBS, OPT_KNEE,
 };
 
 static const struct option long_opts[] = {
@@ -224,6 +275,8 @@ static const struct option long_opts[] = {
 	{ "sweep", required_argument, NULL, OPT_SWEEP },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "knee-ratio", required_argument, NULL, OPT_KNEE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -270,6 +323,8 @@ void sim_usage(FILE *f)
 "                       generates F / msg-flits messages per cycle on average\n"
 "  --sweep A:B:S        run every load A, A+S, ... <= B (one row each);\n"
 "                       exclusive with --load\n"
+"  --jobs N             run the loads of a sweep on N threads (default: one\n"
+"                       per online CPU); the output does not depend on N\n"
 "  --msg-bytes N        message payload in bytes (default 512)\n"
 "  --msg-flits N        message payload in flits (N * flit-bytes bytes)\n"
 "  --mcast-frac F       fraction of messages that are multicast, 0..1\n"
@@ -284,7 +339,14 @@ void sim_usage(FILE *f)
 "  --drain N            extra cycles allowed for the messages generated while\n"
 "                       measuring to finish (default: --cycles); a run where\n"
 "                       some do not finish, or whose accepted throughput is\n"
-"                       below 95% of the offered load, is marked saturated\n"
+"                       below 95% of the offered load, is marked unstable\n"
+"\n"
+"Saturation:\n"
+"  --knee-ratio F       a load is past the latency knee (saturated) when its\n"
+"                       mean latency is at least F times the zero-load\n"
+"                       latency, measured with messages sent one at a time\n"
+"                       (default 3, F > 1); a sweep also reports where the\n"
+"                       accepted throughput stops growing (the plateau)\n"
 "\n"
 "Output:\n"
 "  --json               JSON summary on stdout instead of the text summary\n"
@@ -305,7 +367,7 @@ struct raw_args {
 	const char *dims, *dim, *n;
 	const char *param[OPT_WATCHDOG - OPT_FLIT_BYTES + 1];
 	const char *load, *msg_bytes, *msg_flits, *mcast_frac, *dsts, *algo;
-	const char *seed, *cycles, *warmup, *drain, *sweep;
+	const char *seed, *cycles, *warmup, *drain, *sweep, *jobs, *knee;
 };
 
 static int resolve_topology(const struct raw_args *a, struct sim_config *cfg,
@@ -497,10 +559,12 @@ static int resolve_dsts(const struct raw_args *a, struct sim_config *cfg,
 	return 0;
 }
 
-/* Seed and run length. */
+/* Seed, run length, workers and the knee. */
 static int resolve_run(const struct raw_args *a, struct sim_config *cfg,
 		       char *err, size_t len)
 {
+	u64 v;
+
 	cfg->seed = 1;
 	if (a->seed && !parse_u64(a->seed, 0, U64_MAX, &cfg->seed))
 		return errf(err, len, 1, "--seed: expected a non-negative integer, got '%s'",
@@ -517,6 +581,17 @@ static int resolve_run(const struct raw_args *a, struct sim_config *cfg,
 	if (a->drain && !parse_u64(a->drain, 0, SIM_MAX_CYCLES, &cfg->drain))
 		return errf(err, len, 1, "--drain: expected 0..%llu, got '%s'",
 			    SIM_MAX_CYCLES, a->drain);
+	cfg->jobs = 0;
+	if (a->jobs && !parse_u64(a->jobs, 1, SIM_MAX_SWEEP_POINTS, &v))
+		return errf(err, len, 1, "--jobs: expected 1..%d, got '%s'",
+			    SIM_MAX_SWEEP_POINTS, a->jobs);
+	if (a->jobs)
+		cfg->jobs = (u32)v;
+	cfg->knee_ratio = SIM_KNEE_RATIO;
+	if (a->knee && (!parse_double(a->knee, &cfg->knee_ratio) ||
+			!(cfg->knee_ratio > 1) || cfg->knee_ratio > 1000))
+		return errf(err, len, 1, "--knee-ratio: expected a ratio in (1, 1000], got '%s'",
+			    a->knee);
 	return 0;
 }
 
@@ -675,6 +750,12 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 		case OPT_JSON:
 			cfg->json = true;
 			break;
+		case OPT_JOBS:
+			a.jobs = optarg;
+			break;
+		case OPT_KNEE:
+			a.knee = optarg;
+			break;
 		case ':':
 			return errf(err, errlen, 2, "option '%s' needs an argument",
 				    argv[optind - 1]);
@@ -722,11 +803,6 @@ struct sim_msg {
 	bool tagged;			/* generated in the measured window */
 };
 
-struct sim_vec {
-	u64 *v;
-	size_t n, cap;
-};
-
 struct sim_state {
 	const struct sim_config *cfg;
 	struct sim_result *res;
@@ -734,7 +810,7 @@ struct sim_state {
 	struct sim_rng rng;
 	struct sim_msg live;		/* list head */
 	u32 *perm, *pos;		/* node permutation and its inverse */
-	struct sim_vec lat[SIM_NCLASSES];
+	struct sim_hist *lat;		/* SIM_NCLASSES histograms */
 	/* Simulator and engine clocks when the current wc_engine_run() began:
 	 * the engine skips idle time, our clock does not.  The callbacks may
 	 * not call into the engine, so they date events from the message's
@@ -745,9 +821,32 @@ struct sim_state {
 	u64 win_start, win_end;
 	u64 outstanding;		/* tagged messages not finished */
 	u64 done_in_win, deliveries_in_win;
+	size_t msg_bytes;		/* one struct sim_msg and its wc_msg */
+	u64 mem, mem_peak;		/* bytes we hold, engine included */
 	bool closing;
 	int err;
 };
+
+/* Allocations of a run go through these, so that its peak is known. */
+static void *st_zalloc(struct sim_state *st, size_t n)
+{
+	void *p = calloc(1, n);
+
+	if (p) {
+		st->mem += n;
+		if (st->mem > st->mem_peak)
+			st->mem_peak = st->mem;
+	}
+	return p;
+}
+
+static void st_free(struct sim_state *st, void *p, size_t n)
+{
+	if (p) {
+		free(p);
+		st->mem -= n;
+	}
+}
 
 /* Our clock at engine cycle @eng of the current wc_engine_run() call. */
 static u64 sim_clock(const struct sim_state *st, u64 eng)
@@ -760,19 +859,10 @@ static bool in_window(const struct sim_state *st, u64 t)
 	return t >= st->win_start && t < st->win_end;
 }
 
-static int vec_push(struct sim_vec *v, u64 x)
+static void msg_free(struct sim_state *st, struct sim_msg *sm)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? 2 * v->cap : 1024;
-		u64 *p = realloc(v->v, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		v->v = p;
-		v->cap = cap;
-	}
-	v->v[v->n++] = x;
-	return 0;
+	free(sm->m);
+	st_free(st, sm, st->msg_bytes);
 }
 
 static void cb_deliver(void *priv, struct wc_msg *m, u32 node, u64 latency)
@@ -804,14 +894,13 @@ static void cb_msg_done(void *priv, struct wc_msg *m)
 			st->outstanding--;
 			if (!complete)
 				st->res->lost++;	/* route error */
-			else if (vec_push(&st->lat[sm->cls], sm->lat_max))
-				st->err = -ENOMEM;
+			else
+				sim_hist_add(&st->lat[sm->cls], sm->lat_max);
 		}
 	}
 	sm->prev->next = sm->next;
 	sm->next->prev = sm->prev;
-	free(sm->m);
-	free(sm);
+	msg_free(st, sm);
 }
 
 static void cb_route_error(void *priv, struct wc_msg *m, u32 node, int err)
@@ -861,12 +950,13 @@ static int sim_generate(struct sim_state *st, u64 now)
 	struct sim_msg *sm;
 	u32 i, dst;
 
-	sm = calloc(1, sizeof(*sm));
+	/* the wc_msg is counted with its sim_msg in st->msg_bytes */
+	sm = st_zalloc(st, st->msg_bytes);
 	if (!sm)
 		return -ENOMEM;
 	sm->m = calloc(1, wc_msg_size(st->e));
 	if (!sm->m) {
-		free(sm);
+		st_free(st, sm, st->msg_bytes);
 		return -ENOMEM;
 	}
 	wc_msg_init(st->e, sm->m, src, cfg->msg_bytes, sm);
@@ -919,22 +1009,80 @@ static void snapshot_busy(const struct sim_state *st, u64 *busy)
 				U64_MAX : wc_engine_channel_busy(st->e, node, port);
 }
 
-static void class_stats(struct sim_vec *v, struct sim_class_stats *c)
+static void class_stats(const struct sim_hist *h, struct sim_class_stats *c)
 {
-	double sum = 0;
-	size_t i;
-
 	memset(c, 0, sizeof(*c));
-	if (!v->n)
+	if (!h->count)
 		return;
-	sim_sort(v->v, v->n);
-	for (i = 0; i < v->n; i++)
-		sum += (double)v->v[i];
-	c->count = v->n;
-	c->mean = sum / (double)v->n;
-	c->p50 = sim_percentile(v->v, v->n, 500);
-	c->p99 = sim_percentile(v->v, v->n, 990);
-	c->max = v->v[v->n - 1];
+	c->count = h->count;
+	c->mean = sim_hist_mean(h);
+	c->p50 = sim_hist_percentile(h, 500);
+	c->p99 = sim_hist_percentile(h, 990);
+	c->max = h->max;
+}
+
+/* Mean latency of every class together (exact), or 0. */
+static double all_mean(const struct sim_hist *lat)
+{
+	struct sim_hist all;	/* only the scalars are used */
+	u32 i;
+
+	all.count = 0;
+	all.sum = 0;
+	for (i = 0; i < SIM_NCLASSES; i++) {
+		all.count += lat[i].count;
+		all.sum += lat[i].sum;
+	}
+	return sim_hist_mean(&all);
+}
+
+/* Engine, histograms and the permutation of a run; the window is the caller's. */
+static int state_init(struct sim_state *st, const struct sim_config *cfg,
+		      struct sim_result *res)
+{
+	const struct wc_topo *t = &cfg->topo;
+	u32 i;
+
+	memset(st, 0, sizeof(*st));
+	st->cfg = cfg;
+	st->res = res;
+	st->live.next = st->live.prev = &st->live;
+	sim_rng_seed(&st->rng, cfg->seed);
+	st->perm = st_zalloc(st, t->nnodes * sizeof(u32));
+	st->pos = st_zalloc(st, t->nnodes * sizeof(u32));
+	st->lat = st_zalloc(st, SIM_NCLASSES * sizeof(*st->lat));
+	st->e = wc_engine_create(t, &cfg->params, cfg->algo, &sim_ops, st);
+	if (!st->perm || !st->pos || !st->lat || !st->e)
+		return -ENOMEM;
+	st->msg_bytes = sizeof(struct sim_msg) + wc_msg_size(st->e);
+	st->mem += wc_engine_mem(st->e);
+	st->mem_peak = st->mem > st->mem_peak ? st->mem : st->mem_peak;
+	for (i = 0; i < t->nnodes; i++)
+		st->perm[i] = st->pos[i] = i;
+	for (i = 0; i < SIM_NCLASSES; i++)
+		sim_hist_init(&st->lat[i]);
+	return 0;
+}
+
+static void state_fini(struct sim_state *st)
+{
+	const struct wc_topo *t = &st->cfg->topo;
+
+	/* Messages still in the engine come back through msg_done. */
+	st->closing = true;
+	if (st->e) {
+		wc_engine_flush(st->e);
+		wc_engine_destroy(st->e);
+	}
+	while (st->live.next != &st->live) {
+		struct sim_msg *sm = st->live.next;
+
+		st->live.next = sm->next;
+		msg_free(st, sm);
+	}
+	st_free(st, st->lat, SIM_NCLASSES * sizeof(*st->lat));
+	st_free(st, st->perm, t->nnodes * sizeof(u32));
+	st_free(st, st->pos, t->nnodes * sizeof(u32));
 }
 
 int sim_run(const struct sim_config *cfg, double load, struct sim_result *res)
@@ -943,6 +1091,7 @@ int sim_run(const struct sim_config *cfg, double load, struct sim_result *res)
 	double rate = load / sim_msg_flits(cfg) * t->nnodes;
 	double flits_norm = (double)sim_msg_flits(cfg) / t->nnodes / cfg->cycles;
 	u64 end = cfg->warmup + cfg->cycles + cfg->drain;
+	size_t busy_bytes = nchannels(t) * sizeof(u64);
 	struct wc_engine_stats s0, s1, s;
 	u64 *busy0 = NULL, *busy1 = NULL;
 	bool have0 = false, have1 = false;
@@ -953,29 +1102,20 @@ int sim_run(const struct sim_config *cfg, double load, struct sim_result *res)
 	int ret = 0;
 
 	memset(res, 0, sizeof(*res));
-	memset(&st, 0, sizeof(st));
 	memset(&s0, 0, sizeof(s0));
 	memset(&s1, 0, sizeof(s1));
 	res->load = load;
 	if (!(load > 0) || !cfg->cycles)
 		return -EINVAL;
-	st.cfg = cfg;
-	st.res = res;
-	st.live.next = st.live.prev = &st.live;
+	ret = state_init(&st, cfg, res);
 	st.win_start = cfg->warmup;
 	st.win_end = cfg->warmup + cfg->cycles;
-	sim_rng_seed(&st.rng, cfg->seed);
-	st.perm = calloc(t->nnodes, sizeof(u32));
-	st.pos = calloc(t->nnodes, sizeof(u32));
-	busy0 = calloc(nchannels(t), sizeof(u64));
-	busy1 = calloc(nchannels(t), sizeof(u64));
-	st.e = wc_engine_create(t, &cfg->params, cfg->algo, &sim_ops, &st);
-	if (!st.perm || !st.pos || !busy0 || !busy1 || !st.e) {
+	busy0 = st_zalloc(&st, busy_bytes);
+	busy1 = st_zalloc(&st, busy_bytes);
+	if (ret || !busy0 || !busy1) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < t->nnodes; i++)
-		st.perm[i] = st.pos[i] = i;
 
 	next_arrival = sim_rng_exp(&st.rng, rate);
 	for (;;) {
@@ -1026,9 +1166,10 @@ int sim_run(const struct sim_config *cfg, double load, struct sim_result *res)
 	res->incomplete = st.outstanding;
 	res->offered = (double)res->tagged * flits_norm;
 	res->accepted = (double)st.done_in_win * flits_norm;
-	/* Past saturation the queues grow and latency is not steady. */
-	res->saturated = st.outstanding > 0 ||
-			 res->accepted < SIM_SATURATED_RATIO * res->offered;
+	/* The queues grow: latency depends on the run's length. */
+	res->unstable = st.outstanding > 0 ||
+			res->accepted < SIM_STEADY_RATIO * res->offered;
+	res->saturated = res->unstable;		/* sim_sweep adds the knee */
 	res->delivered = (double)st.deliveries_in_win * flits_norm;
 	if (s1.worms_done > s0.worms_done)
 		res->hops_mean = (double)(s1.hops_sum - s0.hops_sum) /
@@ -1046,26 +1187,199 @@ int sim_run(const struct sim_config *cfg, double load, struct sim_result *res)
 		res->link_util_mean = busy_sum / (double)nlinks;
 	for (i = 0; i < SIM_NCLASSES; i++)
 		class_stats(&st.lat[i], &res->cls[i]);
+	res->lat_mean = all_mean(st.lat);
 out:
-	/* Messages still in the engine come back through msg_done. */
-	st.closing = true;
-	if (st.e) {
-		wc_engine_flush(st.e);
-		wc_engine_destroy(st.e);
-	}
-	while (st.live.next != &st.live) {
-		struct sim_msg *sm = st.live.next;
+	res->mem_peak = st.mem_peak;
+	st_free(&st, busy0, busy_bytes);
+	st_free(&st, busy1, busy_bytes);
+	state_fini(&st);
+	return ret;
+}
 
-		st.live.next = sm->next;
-		free(sm->m);
-		free(sm);
+int sim_zero_load(const struct sim_config *cfg, struct sim_zero_load *z)
+{
+	/* a single message in an empty network gets a whole run's budget */
+	u64 budget = cfg->warmup + cfg->cycles + cfg->drain + 1;
+	struct wc_engine_stats s;
+	struct sim_result *res = calloc(1, sizeof(*res));
+	struct sim_state st;
+	u64 now = 0;
+	u32 i, c;
+	int ret;
+
+	memset(z, 0, sizeof(*z));
+	if (!res)
+		return -ENOMEM;
+	ret = state_init(&st, cfg, res);
+	st.win_start = 0;
+	st.win_end = U64_MAX;
+	for (i = 0; !ret && i < SIM_ZERO_LOAD_MSGS; i++) {
+		ret = sim_generate(&st, now);
+		st.chunk_sim = now;
+		st.chunk_eng = wc_engine_now(st.e);
+		if (!ret)
+			now += wc_engine_run(st.e, budget, NULL);
+		if (!ret && wc_engine_busy(st.e)) {
+			/* counted as lost by msg_done: not a zero-load sample */
+			z->incomplete++;
+			wc_engine_flush(st.e);
+		}
 	}
-	for (i = 0; i < SIM_NCLASSES; i++)
-		free(st.lat[i].v);
-	free(st.perm);
-	free(st.pos);
-	free(busy0);
-	free(busy1);
+	if (!ret) {
+		wc_engine_get_stats(st.e, &s);
+		if (s.worms_done)
+			z->hops_mean = (double)s.hops_sum / (double)s.worms_done;
+		for (c = 0; c < SIM_NCLASSES; c++) {
+			z->count += st.lat[c].count;
+			z->cls_mean[c] = sim_hist_mean(&st.lat[c]);
+		}
+		z->mean = all_mean(st.lat);
+	}
+	state_fini(&st);
+	free(res);
+	return ret;
+}
+
+/* ---------------------------------------------------------- saturation */
+
+void sim_find_saturation(const struct sim_point *p, u32 n, double t0,
+			 double knee_ratio, struct sim_saturation *s)
+{
+	double target = knee_ratio * t0, best = 0;
+	u32 i, j;
+
+	memset(s, 0, sizeof(*s));
+	s->t0 = t0;
+	s->knee_ratio = knee_ratio;
+	s->knee = t0 > 0 ? SIM_KNEE_NOT_REACHED : SIM_KNEE_UNKNOWN;
+	for (i = 0; t0 > 0 && i < n; i++) {
+		if (!(p[i].latency >= target))
+			continue;
+		s->knee_hi = p[i].load;
+		if (!i) {
+			s->knee = SIM_KNEE_BELOW;
+			s->knee_lo = s->knee_load = p[i].load;
+			break;
+		}
+		s->knee = SIM_KNEE_FOUND;
+		s->knee_lo = p[i - 1].load;
+		/* linear between the last point below and the first one at or above */
+		s->knee_load = isfinite(p[i].latency) ?
+			p[i - 1].load + (p[i].load - p[i - 1].load) *
+			(target - p[i - 1].latency) / (p[i].latency - p[i - 1].latency) :
+			p[i - 1].load;
+		break;
+	}
+
+	for (i = 0; i < n; i++)
+		if (p[i].accepted > best)
+			best = p[i].accepted;
+	if (!n || !(p[n - 1].accepted < SIM_PLATEAU_SHORTFALL * p[n - 1].load))
+		return;
+	for (i = 0; i + 1 < n; i++) {
+		for (j = i + 1; j < n; j++)
+			if (p[j].accepted - p[i].accepted >=
+			    SIM_PLATEAU_SLOPE * (p[j].load - p[i].load))
+				break;
+		if (j == n) {
+			s->plateau = true;
+			s->plateau_load = p[i].load;
+			s->plateau_accepted = best;
+			return;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- sweep */
+
+u32 sim_ncpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (u32)n : 1;
+}
+
+struct sweep_work {
+	const struct sim_config *cfg;
+	struct sim_sweep *sw;
+	int *ret;
+	u32 next;		/* points handed out, atomically */
+};
+
+/* Take points until none is left, the heaviest (highest load) first. */
+static void *sweep_worker(void *arg)
+{
+	struct sweep_work *w = arg;
+	u32 k, i;
+
+	while ((k = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED)) < w->sw->n) {
+		i = w->sw->n - 1 - k;
+		w->ret[i] = sim_run(w->cfg, sim_point_load(w->cfg, i),
+				    &w->sw->res[i]);
+	}
+	return NULL;
+}
+
+void sim_sweep_free(struct sim_sweep *sw)
+{
+	free(sw->res);
+	sw->res = NULL;
+}
+
+int sim_sweep(const struct sim_config *cfg, u32 jobs, struct sim_sweep *sw)
+{
+	struct sweep_work w = { .cfg = cfg, .sw = sw };
+	struct sim_point *pts = NULL;
+	pthread_t *tid = NULL;
+	u32 i, started = 0;
+	int ret;
+
+	memset(sw, 0, sizeof(*sw));
+	sw->n = cfg->npoints;
+	sw->failed = sw->n;
+	sw->res = calloc(sw->n, sizeof(*sw->res));
+	w.ret = calloc(sw->n, sizeof(*w.ret));
+	pts = calloc(sw->n, sizeof(*pts));
+	if (!jobs)
+		jobs = sim_ncpus();
+	if (jobs > sw->n)
+		jobs = sw->n;
+	tid = calloc(jobs, sizeof(*tid));
+	if (!sw->res || !w.ret || !pts || !tid) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = sim_zero_load(cfg, &sw->zero);
+	if (ret)
+		goto out;
+	/* this thread is worker 0; too few threads only makes it slower */
+	for (i = 1; i < jobs; i++)
+		if (!pthread_create(&tid[started], NULL, sweep_worker, &w))
+			started++;
+	sweep_worker(&w);
+	for (i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	for (i = 0; i < sw->n; i++) {
+		struct sim_result *r = &sw->res[i];
+
+		if (w.ret[i] && !ret) {
+			ret = w.ret[i];
+			sw->failed = i;
+		}
+		if (sw->zero.mean > 0)
+			r->lat_ratio = r->lat_mean / sw->zero.mean;
+		r->saturated = r->unstable || r->lat_ratio >= cfg->knee_ratio;
+		pts[i].load = r->load;
+		pts[i].accepted = r->accepted;
+		pts[i].latency = r->cls[SIM_UNICAST].count ||
+				 r->cls[SIM_MULTICAST].count ? r->lat_mean : INFINITY;
+	}
+	sim_find_saturation(pts, sw->n, sw->zero.mean, cfg->knee_ratio,
+			    &sw->sat);
+out:
+	free(tid);
+	free(pts);
+	free(w.ret);
 	return ret;
 }
 
@@ -1111,17 +1425,55 @@ static void print_setup(FILE *f, const struct sim_config *cfg)
 		(unsigned long long)cfg->drain);
 }
 
-void sim_print_summary(FILE *f, const struct sim_config *cfg,
-		       const struct sim_result *res, u32 n)
+/* The zero-load latency and the two saturation points, in words. */
+static void print_saturation(FILE *f, const struct sim_config *cfg,
+			     const struct sim_sweep *sw)
 {
-	u32 i, c;
+	const struct sim_zero_load *z = &sw->zero;
+	const struct sim_saturation *s = &sw->sat;
+	u32 c;
+
+	fprintf(f, "\nzero-load latency: %.1f cycles (%llu messages sent one at a time",
+		z->mean, (unsigned long long)z->count);
+	for (c = 0; c < SIM_NCLASSES; c++)
+		if (z->cls_mean[c] > 0)
+			fprintf(f, "; %s %.1f", class_name[c], z->cls_mean[c]);
+	fprintf(f, "; %.2f hops)\n", z->hops_mean);
+	fprintf(f, "saturation, latency: mean latency reaches %.1fx zero-load (%.1f cycles) ",
+		s->knee_ratio, s->knee_ratio * s->t0);
+	switch (s->knee) {
+	case SIM_KNEE_FOUND:
+		fprintf(f, "at offered load %.4f (between %.3f and %.3f)\n",
+			s->knee_load, s->knee_lo, s->knee_hi);
+		break;
+	case SIM_KNEE_BELOW:
+		fprintf(f, "at or below the first load, %.3f\n", s->knee_lo);
+		break;
+	case SIM_KNEE_NOT_REACHED:
+		fprintf(f, "beyond the last load, %.3f\n", sw->res[sw->n - 1].load);
+		break;
+	default:
+		fprintf(f, "unknown: no zero-load latency\n");
+	}
+	if (s->plateau)
+		fprintf(f, "saturation, throughput: accepted stops growing from offered load %.3f, at %.4f flits/node/cycle\n",
+			s->plateau_load, s->plateau_accepted);
+	else
+		fprintf(f, "saturation, throughput: no plateau within the loads run (accepted still follows the offered load)\n");
+}
+
+void sim_print_summary(FILE *f, const struct sim_config *cfg,
+		       const struct sim_sweep *sw)
+{
+	const struct sim_result *res = sw->res;
+	u32 i, c, n = sw->n;
 
 	print_setup(f, cfg);
 	fprintf(f, "\n%6s %8s %8s %8s", "load", "offered", "accepted", "deliver");
 	for (c = 0; c < SIM_NCLASSES; c++)
 		fprintf(f, " | %3s %7s %8s %6s %6s", class_short[c], "n", "mean",
 			"p50", "p99");
-	fprintf(f, " | %5s %5s %5s | notes\n", "util", "umax", "hops");
+	fprintf(f, " | %6s | %5s %5s %5s | notes\n", "xT0", "util", "umax", "hops");
 	for (i = 0; i < n; i++) {
 		const struct sim_result *r = &res[i];
 
@@ -1139,14 +1491,18 @@ void sim_print_summary(FILE *f, const struct sim_config *cfg,
 				fprintf(f, " | %3s %7s %8s %6s %6s", "", "0", "-",
 					"-", "-");
 		}
-		fprintf(f, " | %5.3f %5.3f %5.2f |", r->link_util_mean,
-			r->link_util_max, r->hops_mean);
+		fprintf(f, " | %6.2f | %5.3f %5.3f %5.2f |", r->lat_ratio,
+			r->link_util_mean, r->link_util_max, r->hops_mean);
+		if (r->lat_ratio >= cfg->knee_ratio)
+			fprintf(f, " past the knee");
 		if (r->incomplete)
-			fprintf(f, " saturated (%llu of %llu unfinished)",
+			fprintf(f, "%s unstable (%llu of %llu unfinished)",
+				r->lat_ratio >= cfg->knee_ratio ? "," : "",
 				(unsigned long long)r->incomplete,
 				(unsigned long long)r->tagged);
-		else if (r->saturated)
-			fprintf(f, " saturated (accepted < 95%% of offered)");
+		else if (r->unstable)
+			fprintf(f, "%s unstable (accepted < 95%% of offered)",
+				r->lat_ratio >= cfg->knee_ratio ? "," : "");
 		if (r->deadlocks)
 			fprintf(f, " DEADLOCK x%llu",
 				(unsigned long long)r->deadlocks);
@@ -1156,6 +1512,7 @@ void sim_print_summary(FILE *f, const struct sim_config *cfg,
 				(unsigned long long)r->lost);
 		fputc('\n', f);
 	}
+	print_saturation(f, cfg, sw);
 	for (i = 0; i < n; i++)
 		if (res[i].dump[0])
 			fprintf(f, "\nwatchdog report at load %.3f (first one):\n%s\n",
@@ -1176,11 +1533,18 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static const char *const knee_name[] = {
+	[SIM_KNEE_FOUND] = "found", [SIM_KNEE_BELOW] = "below_first_load",
+	[SIM_KNEE_NOT_REACHED] = "not_reached", [SIM_KNEE_UNKNOWN] = "unknown",
+};
+
 void sim_print_json(FILE *f, const struct sim_config *cfg,
-		    const struct sim_result *res, u32 n)
+		    const struct sim_sweep *sw)
 {
 	const struct wc_engine_params *p = &cfg->params;
-	u32 i, c;
+	const struct sim_saturation *s = &sw->sat;
+	const struct sim_result *res = sw->res;
+	u32 i, c, n = sw->n;
 
 	fprintf(f, "{\"topology\":\"%s\",\"dims\":[",
 		wc_topo_kind_name(cfg->topo.kind));
@@ -1203,6 +1567,23 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 		cfg->msg_bytes, sim_msg_flits(cfg), cfg->mcast_frac,
 		cfg->dsts_min, cfg->dsts_max, (unsigned long long)cfg->warmup,
 		(unsigned long long)cfg->cycles, (unsigned long long)cfg->drain);
+	fprintf(f, " \"zero_load\":{\"count\":%llu,\"mean\":%.3f,\"unicast\":%.3f,"
+		   "\"multicast\":%.3f,\"hops_mean\":%.4f,\"incomplete\":%llu},\n",
+		(unsigned long long)sw->zero.count, sw->zero.mean,
+		sw->zero.cls_mean[SIM_UNICAST], sw->zero.cls_mean[SIM_MULTICAST],
+		sw->zero.hops_mean, (unsigned long long)sw->zero.incomplete);
+	fprintf(f, " \"saturation\":{\"knee_ratio\":%.3f,\"knee\":\"%s\",\"knee_load\":",
+		s->knee_ratio, knee_name[s->knee]);
+	if (s->knee == SIM_KNEE_FOUND || s->knee == SIM_KNEE_BELOW)
+		fprintf(f, "%.6f,\"knee_lo\":%.6f,\"knee_hi\":%.6f,", s->knee_load,
+			s->knee_lo, s->knee_hi);
+	else
+		fputs("null,\"knee_lo\":null,\"knee_hi\":null,", f);
+	if (s->plateau)
+		fprintf(f, "\"plateau_load\":%.6f,\"plateau_accepted\":%.6f},\n",
+			s->plateau_load, s->plateau_accepted);
+	else
+		fputs("\"plateau_load\":null,\"plateau_accepted\":null},\n", f);
 	fprintf(f, " \"runs\":[");
 	for (i = 0; i < n; i++) {
 		const struct sim_result *r = &res[i];
@@ -1225,19 +1606,24 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 					   "\"p50\":null,\"p99\":null,\"max\":null},",
 					class_name[c]);
 		}
-		fprintf(f, "\"link_util_mean\":%.6f,\"link_util_max\":%.6f,"
+		fprintf(f, "\"latency_mean\":%.3f,\"latency_ratio\":%.4f,"
+			   "\"link_util_mean\":%.6f,\"link_util_max\":%.6f,"
 			   "\"hops_mean\":%.4f,\"tagged\":%llu,\"incomplete\":%llu,\"lost\":%llu,"
-			   "\"saturated\":%s,\"deadlocks\":%llu,\"route_errors\":%llu,"
-			   "\"cycles_total\":%llu,\"flit_hops_total\":%llu,\"watchdog_dump\":",
+			   "\"unstable\":%s,\"saturated\":%s,\"deadlocks\":%llu,\"route_errors\":%llu,"
+			   "\"cycles_total\":%llu,\"flit_hops_total\":%llu,\"mem_peak_bytes\":%llu,"
+			   "\"watchdog_dump\":",
+			r->lat_mean, r->lat_ratio,
 			r->link_util_mean, r->link_util_max, r->hops_mean,
 			(unsigned long long)r->tagged,
 			(unsigned long long)r->incomplete,
 			(unsigned long long)r->lost,
+			r->unstable ? "true" : "false",
 			r->saturated ? "true" : "false",
 			(unsigned long long)r->deadlocks,
 			(unsigned long long)r->route_errors,
 			(unsigned long long)r->cycles_total,
-			(unsigned long long)r->flit_hops_total);
+			(unsigned long long)r->flit_hops_total,
+			(unsigned long long)r->mem_peak);
 		if (r->dump[0])
 			json_string(f, r->dump);
 		else
@@ -1248,17 +1634,18 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 }
 
 void sim_print_csv(FILE *f, const struct sim_config *cfg,
-		   const struct sim_result *res, u32 n)
+		   const struct sim_sweep *sw)
 {
+	const struct sim_result *res = sw->res;
 	char dims[48];
-	u32 i, c;
+	u32 i, c, n = sw->n;
 
 	format_dims(&cfg->topo, dims, sizeof(dims));
 	fputs("topology,dims,algo,seed,msg_flits,mcast_frac,load,offered,"
 	      "accepted,delivered,uni_count,uni_mean,uni_p50,uni_p99,uni_max,"
-	      "mc_count,mc_mean,mc_p50,mc_p99,mc_max,link_util_mean,"
-	      "link_util_max,hops_mean,tagged,incomplete,lost,saturated,deadlocks,"
-	      "route_errors,cycles_total\n", f);
+	      "mc_count,mc_mean,mc_p50,mc_p99,mc_max,latency_mean,latency_ratio,"
+	      "link_util_mean,link_util_max,hops_mean,tagged,incomplete,lost,"
+	      "unstable,saturated,deadlocks,route_errors,cycles_total\n", f);
 	for (i = 0; i < n; i++) {
 		const struct sim_result *r = &res[i];
 
@@ -1279,11 +1666,13 @@ void sim_print_csv(FILE *f, const struct sim_config *cfg,
 			else
 				fputs(",0,,,,", f);
 		}
-		fprintf(f, ",%.6f,%.6f,%.4f,%llu,%llu,%llu,%d,%llu,%llu,%llu\n",
+		fprintf(f, ",%.3f,%.4f,%.6f,%.6f,%.4f,%llu,%llu,%llu,%d,%d,%llu,%llu,%llu\n",
+			r->lat_mean, r->lat_ratio,
 			r->link_util_mean, r->link_util_max, r->hops_mean,
 			(unsigned long long)r->tagged,
 			(unsigned long long)r->incomplete,
-			(unsigned long long)r->lost, r->saturated ? 1 : 0,
+			(unsigned long long)r->lost, r->unstable ? 1 : 0,
+			r->saturated ? 1 : 0,
 			(unsigned long long)r->deadlocks,
 			(unsigned long long)r->route_errors,
 			(unsigned long long)r->cycles_total);
@@ -1295,15 +1684,17 @@ void sim_print_csv(FILE *f, const struct sim_config *cfg,
 /* Latency of a class at a point, or NaN (gnuplot skips it). */
 static double plot_value(const struct sim_result *r, u32 c, bool p99)
 {
-	if (r->saturated || !r->cls[c].count)
+	if (r->unstable || !r->cls[c].count)
 		return NAN;
 	return p99 ? (double)r->cls[c].p99 : r->cls[c].mean;
 }
 
 static int write_plot_files(const char *prefix, const struct sim_config *cfg,
-			    const struct sim_result *res, u32 n,
-			    char *err, size_t errlen)
+			    const struct sim_sweep *sw, char *err, size_t errlen)
 {
+	const struct sim_result *res = sw->res;
+	const struct sim_saturation *s = &sw->sat;
+	u32 n = sw->n;
 	bool have[SIM_NCLASSES] = { false, false };
 	char path[4096], dims[48];
 	const char *sep = "plot ";
@@ -1314,7 +1705,7 @@ static int write_plot_files(const char *prefix, const struct sim_config *cfg,
 	f = fopen(path, "w");
 	if (!f)
 		return errf(err, errlen, 1, "%s: %s", path, strerror(errno));
-	fprintf(f, "# load accepted uni_mean uni_p99 mc_mean mc_p99 (NaN: no data or saturated)\n");
+	fprintf(f, "# load accepted uni_mean uni_p99 mc_mean mc_p99 (NaN: no data or unstable)\n");
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%.4f %.6f", res[i].load, res[i].accepted);
 		for (c = 0; c < SIM_NCLASSES; c++) {
@@ -1349,7 +1740,16 @@ static int write_plot_files(const char *prefix, const struct sim_config *cfg,
 		   "set grid\n", res[n - 1].load, res[n - 1].load);
 	if (!have[SIM_UNICAST] && !have[SIM_MULTICAST])
 		fprintf(f, "set yrange [1:10]\n"
-			   "set label 1 \"every point is saturated\" at graph 0.5, graph 0.5 center\n");
+			   "set label 1 \"every point is unstable\" at graph 0.5, graph 0.5 center\n");
+	if (s->knee == SIM_KNEE_FOUND)
+		fprintf(f, "set arrow 1 from %g, graph 0 to %g, graph 1 nohead dashtype 3\n"
+			   "set label 2 \"%gx zero-load latency\" at %g, graph 0.95 right offset -0.5,0\n",
+			s->knee_load, s->knee_load, s->knee_ratio, s->knee_load);
+	if (s->plateau)
+		fprintf(f, "set arrow 2 from %g, graph 0 to %g, graph 1 nohead dashtype 4\n"
+			   "set label 3 \"plateau %.3f\" at %g, graph 0.88 left offset 0.5,0\n",
+			s->plateau_load, s->plateau_load, s->plateau_accepted,
+			s->plateau_load);
 	fprintf(f, "plotcmd = \"");
 	for (c = 0; c < SIM_NCLASSES; c++) {
 		if (!have[c])
@@ -1379,7 +1779,7 @@ static int write_plot_files(const char *prefix, const struct sim_config *cfg,
 }
 
 int sim_plot(const char *prefix, const struct sim_config *cfg,
-	     const struct sim_result *res, u32 n, char *err, size_t errlen)
+	     const struct sim_sweep *sw, char *err, size_t errlen)
 {
 	char script[4096];
 	char *argv[3];
@@ -1387,7 +1787,7 @@ int sim_plot(const char *prefix, const struct sim_config *cfg,
 	int ret, status;
 	pid_t pid;
 
-	ret = write_plot_files(prefix, cfg, res, n, err, errlen);
+	ret = write_plot_files(prefix, cfg, sw, err, errlen);
 	if (ret)
 		return ret;
 	snprintf(script, sizeof(script), "%s.gp", prefix);

@@ -4,8 +4,8 @@
  * the very code the kernel module runs.
  *
  * This header is the testable part of the simulator: argument parsing, the
- * pseudo-random generator, Poisson arrivals, percentiles, one simulation run
- * and the output formats.  main.c only glues them together, so that
+ * pseudo-random generator, Poisson arrivals, the latency histogram, one
+ * simulation run, parallel sweeps, saturation and the output formats.  main.c only glues them together, so that
  * tests/unit/test_wormsim.c can include sim.c and exercise all of it.
  */
 #ifndef WORMSIM_SIM_H
@@ -36,13 +36,40 @@ double sim_rng_exp(struct sim_rng *r, double rate);
 /* ---------------------------------------------------------- statistics */
 
 /*
- * Nearest-rank percentile of @n >= 1 sorted samples: the smallest sample
- * such that at least permille/1000 of the samples are <= it.
+ * Latency histogram of bounded size, log-linear like HdrHistogram: values
+ * below 2^(SUB_BITS + 1) have a bucket each (exact); above, every power of
+ * two [2^e, 2^(e+1)) is cut into 2^SUB_BITS buckets of width 2^(e-SUB_BITS).
+ * A percentile is reported as the middle of its bucket (clamped to the
+ * exact min and max), so it is within SIM_HIST_REL_ERR (2^-(SUB_BITS+1),
+ * 0.2%) of the exact nearest-rank value; count, sum (hence the mean), min
+ * and max are exact.  Values of 2^SIM_HIST_MAX_BITS and more (beyond any
+ * run wormsim accepts) share the top bucket.  About 70 KiB, whatever the
+ * number of samples.
  */
-u64 sim_percentile(const u64 *sorted, size_t n, u32 permille);
+#define SIM_HIST_SUB_BITS	8
+#define SIM_HIST_MAX_BITS	42
+#define SIM_HIST_BUCKETS	((2u << SIM_HIST_SUB_BITS) + \
+				 (SIM_HIST_MAX_BITS - SIM_HIST_SUB_BITS - 1) * \
+				 (1u << SIM_HIST_SUB_BITS))
+#define SIM_HIST_REL_ERR	(1.0 / (2u << SIM_HIST_SUB_BITS))
 
-/* Sort samples in place, ascending. */
-void sim_sort(u64 *v, size_t n);
+struct sim_hist {
+	u64 count;
+	unsigned __int128 sum;
+	u64 min, max;
+	u64 bucket[SIM_HIST_BUCKETS];
+};
+
+void sim_hist_init(struct sim_hist *h);
+void sim_hist_add(struct sim_hist *h, u64 v);
+/* Exact mean; 0 without samples. */
+double sim_hist_mean(const struct sim_hist *h);
+/*
+ * Nearest-rank percentile (the smallest sample such that at least
+ * permille/1000 of the samples are <= it) within SIM_HIST_REL_ERR; exact
+ * for the first and last rank.  0 without samples.
+ */
+u64 sim_hist_percentile(const struct sim_hist *h, u32 permille);
 
 /* ----------------------------------------------------------- the setup */
 
@@ -77,6 +104,9 @@ struct sim_config {
 	u32 npoints;
 	const char *csv_path;	/* NULL: no CSV; "-": stdout */
 	const char *plot_prefix;	/* NULL: no plot */
+	/* Saturation: mean latency knee_ratio x the zero-load latency. */
+	double knee_ratio;
+	u32 jobs;		/* sweep workers; 0: one per online CPU */
 	bool json;
 	bool help;
 };
@@ -101,11 +131,13 @@ u32 sim_msg_flits(const struct sim_config *cfg);
 struct sim_class_stats {
 	u64 count;		/* measured messages delivered everywhere */
 	double mean;		/* cycles, submission to last tail consumed */
-	u64 p50, p99, max;
+	u64 p50, p99, max;	/* p50, p99 within SIM_HIST_REL_ERR */
 };
 
 #define SIM_DUMP_LEN	4096
-#define SIM_SATURATED_RATIO	0.95
+/* Below this share of the offered load accepted, a run is not steady. */
+#define SIM_STEADY_RATIO	0.95
+#define SIM_KNEE_RATIO		3.0
 
 struct sim_result {
 	double load;			/* nominal offered load */
@@ -113,38 +145,127 @@ struct sim_result {
 	double accepted;		/* messages finished in the window, idem */
 	double delivered;		/* per-destination deliveries, idem */
 	struct sim_class_stats cls[SIM_NCLASSES];
+	double lat_mean;		/* every class together, cycles */
+	double lat_ratio;		/* lat_mean / zero-load latency (sim_sweep) */
 	double link_util_mean;		/* busy fraction of the directed links */
 	double link_util_max;
 	double hops_mean;		/* links crossed per delivery */
 	u64 tagged;			/* messages generated in the window */
 	u64 incomplete;			/* ... not finished when the run stopped */
 	u64 lost;			/* ... finished with a destination missed */
-	bool saturated;			/* incomplete, or accepted < 0.95 offered */
+	/* incomplete, or accepted < 95% of offered: the queues grow */
+	bool unstable;
+	/* unstable, or lat_ratio >= knee_ratio (set by sim_sweep) */
+	bool saturated;
 	u64 deadlocks;
 	u64 route_errors;
 	u64 cycles_total;		/* simulated, warm-up and drain included */
 	u64 cycles_stepped;		/* of those, stepped by the engine (not idle) */
 	u64 flit_hops_total;
+	/* Peak bytes of the run: engine, histograms, live messages, arrays. */
+	u64 mem_peak;
 	char dump[SIM_DUMP_LEN];	/* first watchdog dump, or "" */
 };
 
 /* Simulate @load; 0, or a negative errno (-ENOMEM, -EINVAL). */
 int sim_run(const struct sim_config *cfg, double load, struct sim_result *res);
 
+/*
+ * Zero-load latency: SIM_ZERO_LOAD_MSGS messages of the configured traffic
+ * sent one at a time into an empty network, each after the previous one
+ * has finished.
+ */
+#define SIM_ZERO_LOAD_MSGS	2000
+
+struct sim_zero_load {
+	u64 count;			/* messages measured */
+	double mean;			/* every class, cycles */
+	double cls_mean[SIM_NCLASSES];	/* 0 where a class has no sample */
+	double hops_mean;		/* links per delivery */
+	u64 incomplete;			/* did not finish in a run's budget */
+};
+
+int sim_zero_load(const struct sim_config *cfg, struct sim_zero_load *z);
+
+/* ---------------------------------------------------------- saturation */
+
+/* One point of a load sweep, as the detector sees it. */
+struct sim_point {
+	double load;		/* offered (nominal), flits/node/cycle */
+	double accepted;	/* flits/node/cycle */
+	double latency;		/* mean, cycles; INFINITY if nothing finished */
+};
+
+enum sim_knee {
+	SIM_KNEE_FOUND,		/* crossed between two points */
+	SIM_KNEE_BELOW,		/* already crossed at the first point */
+	SIM_KNEE_NOT_REACHED,	/* not crossed within the sweep */
+	SIM_KNEE_UNKNOWN,	/* no zero-load latency */
+};
+
+/* A plateau: from a point on, accepted grows less than half the load. */
+#define SIM_PLATEAU_SLOPE	0.5
+/* ... confirmed by a last point accepting less than 90% of its load. */
+#define SIM_PLATEAU_SHORTFALL	0.9
+
+struct sim_saturation {
+	double t0;		/* zero-load latency, cycles */
+	double knee_ratio;	/* the stated multiple */
+	enum sim_knee knee;
+	double knee_load;	/* interpolated load where latency = ratio x t0 */
+	double knee_lo, knee_hi;	/* the two points around it */
+	bool plateau;		/* found within the sweep */
+	double plateau_load;	/* first load of the plateau */
+	double plateau_accepted;	/* its level: the largest accepted */
+};
+
+/*
+ * Saturation of a sweep (loads ascending): the latency knee (first load
+ * whose mean latency reaches knee_ratio x t0, linearly interpolated from
+ * the point before) and the accepted-throughput plateau (the first point
+ * i with a later point such that for every later point j, accepted_j -
+ * accepted_i < SIM_PLATEAU_SLOPE x (load_j - load_i), when the last point
+ * accepts less than SIM_PLATEAU_SHORTFALL of its load).
+ */
+void sim_find_saturation(const struct sim_point *p, u32 n, double t0,
+			 double knee_ratio, struct sim_saturation *s);
+
+/* ---------------------------------------------------------------- sweep */
+
+struct sim_sweep {
+	u32 n;				/* points */
+	struct sim_result *res;		/* one per point */
+	struct sim_zero_load zero;
+	struct sim_saturation sat;
+	u32 failed;			/* the first failed point, if any */
+};
+
+/*
+ * The zero-load latency, then every point of the sweep on @jobs threads
+ * (0: one per online CPU), then the saturation.  Each point is a pure
+ * function of the configuration and its load, so the result does not
+ * depend on @jobs.  0, or the negative errno of the zero-load run (failed
+ * = n) or of the first failed point; free with sim_sweep_free().
+ */
+int sim_sweep(const struct sim_config *cfg, u32 jobs, struct sim_sweep *sw);
+void sim_sweep_free(struct sim_sweep *sw);
+/* Online CPUs, at least 1. */
+u32 sim_ncpus(void);
+
 /* ------------------------------------------------------------- outputs */
 
 void sim_print_summary(FILE *f, const struct sim_config *cfg,
-		       const struct sim_result *res, u32 n);
+		       const struct sim_sweep *sw);
 void sim_print_json(FILE *f, const struct sim_config *cfg,
-		    const struct sim_result *res, u32 n);
+		    const struct sim_sweep *sw);
 void sim_print_csv(FILE *f, const struct sim_config *cfg,
-		   const struct sim_result *res, u32 n);
+		   const struct sim_sweep *sw);
 /*
  * Write PREFIX.dat and PREFIX.gp, then run gnuplot to make PREFIX.png and
  * PREFIX.svg.  Returns 0, 1 if a file could not be written, or 2 if gnuplot
  * is missing or failed (the data and script are still there); @err says why.
  */
 int sim_plot(const char *prefix, const struct sim_config *cfg,
-	     const struct sim_result *res, u32 n, char *err, size_t errlen);
+	     const struct sim_sweep *sw, char *err, size_t errlen);
 
 #endif /* WORMSIM_SIM_H */
