@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Seeded fuzzing of the module's kernel interfaces (nlfuzz.py): rtnetlink
+# (RTM_NEWLINK of kind wormcast with random and malformed IFLA_INFO_DATA,
+# SETLINK/DELLINK, namespace moves and deaths, MTU and name changes under
+# traffic), the "wormcast" generic netlink family (every command, doit and
+# dump, random attributes, abandoned dumps, hostile FABRIC_SET values,
+# concurrent creation and deletion) and raw AF_PACKET frames into node
+# devices.  Every rejection must carry an extack message (documented core
+# exemptions aside).  Then the module must still be healthy: a fabric
+# created through the plugin carries a ping, no wormcast device is left,
+# the module unloads and loads again.  The harness fails the run on any
+# kernel splat; this script also names one that appeared while it ran.
+#
+# Environment: WC_FUZZ_SEED (printed; reproduces a run), WC_FUZZ_COUNT
+# (netlink operations, default 3000), WC_FUZZ_MAX_NODES (16),
+# WC_FUZZ_PHASES (all).  The VM harness passes no environment of its own
+# choosing, so "make fuzz-vm" leaves these in $WC_BUILD/fuzz-vm.env, read
+# here when it is fresh (less than 3 hours old).
+. "$(dirname "$0")/lib.sh"
+
+module=${WC_MODULE:-$WC_ROOT/wormcast.ko}
+envfile=${WC_BUILD:-$WC_ROOT/build}/fuzz-vm.env
+case "$envfile" in /*) ;; *) envfile="$WC_ROOT/$envfile" ;; esac
+if [ -z "${WC_FUZZ_SEED:-}${WC_FUZZ_COUNT:-}" ] && [ -f "$envfile" ] &&
+	[ -n "$(find "$envfile" -mmin -180 2>/dev/null)" ]; then
+	diag "settings from $envfile: $(tr '\n' ' ' <"$envfile")"
+	set -a
+	. "$envfile"
+	set +a
+fi
+
+SPLAT='BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|circular locking|recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called|ODEBUG|list_(add|del) corruption|general protection|Call Trace|Kernel panic|blocked for more than|unregister_netdevice: waiting'
+dmesg_before=$(dmesg | wc -l)
+
+# nlfuzz.py prints "ok - NAME", "not ok - NAME" and "# ..." lines.
+python3 "$(dirname "$0")/nlfuzz.py" >"$WC_TMP/fuzz.out" 2>"$WC_TMP/fuzz.err"
+rc=$?
+while IFS= read -r line; do
+	case "$line" in
+	"ok - "*) ok "${line#ok - }" ;;
+	"not ok - "*) not_ok "${line#not ok - }" ;;
+	"# "*) echo "$line" ;;
+	*) diag "$line" ;;
+	esac
+done <"$WC_TMP/fuzz.out"
+if [ "$rc" != 0 ] && ! grep -q '^not ok' "$WC_TMP/fuzz.out"; then
+	not_ok "nlfuzz.py exit status $rc" "$(tail -n 30 "$WC_TMP/fuzz.err")"
+elif [ -s "$WC_TMP/fuzz.err" ]; then
+	diag "stderr:" "$(tail -n 10 "$WC_TMP/fuzz.err")"
+fi
+
+new=$(dmesg | tail -n +"$((dmesg_before + 1))")
+splat=$(echo "$new" | grep -E "$SPLAT" | head -n 5)
+if [ -n "$splat" ]; then
+	not_ok "no kernel splat while fuzzing" "$splat"
+else
+	ok "no kernel splat while fuzzing"
+fi
+# A deadlock report or a routing error is a bug too: the built-in routing
+# is deadlock-free and every fabric the fuzzer builds is valid.
+odd=$(echo "$new" | grep -E 'wormcast: .*(deadlock watchdog fired|routing error)' | head -n 3)
+if [ -n "$odd" ]; then
+	not_ok "no deadlock report or routing error" "$odd"
+else
+	ok "no deadlock report or routing error"
+fi
+
+# Still healthy: a fabric made through the plugin carries IPv4.
+if wc_add wf topology torus dims 3x3; then
+	ns_new fz1 && ns_new fz2 && node_in_ns wfn0 fz1 0 && node_in_ns wfn4 fz2 4
+	out=$(nsx fz1 ping -c 2 -i 0.2 -W 5 "$(ip4_of 4)" 2>&1)
+	if echo "$out" | grep -q '2 received'; then
+		ok "after fuzzing: a new fabric carries a ping"
+	else
+		not_ok "after fuzzing: a new fabric carries a ping" "$out"
+	fi
+	check "after fuzzing: the fabric deletes" wc_del wf
+	ns_del fz1
+	ns_del fz2
+else
+	not_ok "after fuzzing: create torus 3x3"
+fi
+left=$(ip -d -j link show | jq -r '.[] | select(.linkinfo.info_kind == "wormcast") | .ifname')
+is "after fuzzing: no wormcast device left" "$left" ""
+if rmmod wormcast 2>"$WC_TMP/rmmod.err"; then
+	ok "after fuzzing: the module unloads"
+	check "after fuzzing: the module loads again" insmod "$module"
+else
+	not_ok "after fuzzing: the module unloads" "$(cat "$WC_TMP/rmmod.err")" \
+		"$(cat /proc/modules | grep wormcast)"
+fi
+
+done_testing
