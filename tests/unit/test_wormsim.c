@@ -590,17 +590,27 @@ static void test_saturation_synthetic(void)
 	/* knee: 1 / (1 - x / 0.2) = 3 at x = 0.1333 */
 	synth(p, 30, 0.01, 50, 0.2, 1);
 	sim_find_saturation(p, 30, 50, 3, &s);
-	ok(s.knee == SIM_KNEE_FOUND && fabs(s.knee_load - 0.4 / 3) < 0.002 &&
+	ok(s.knee == SIM_KNEE_FOUND && fabs(s.knee_load - 0.4 / 3) < 1e-9 &&
 	   s.knee_lo == p[12].load && s.knee_hi == p[13].load,
-	   "M/M/1-like curve: knee at %.4f (exact 0.1333), between 0.13 and 0.14",
+	   "M/M/1-like curve: knee at %.6f (exact 0.4/3), between 0.13 and 0.14",
 	   s.knee_load);
 	ok(s.plateau && fabs(s.plateau_load - 0.2) < 1e-9 &&
 	   fabs(s.plateau_accepted - 0.2) < 1e-9,
 	   "plateau from 0.20 at 0.200 (got %.3f at %.3f)", s.plateau_load,
 	   s.plateau_accepted);
 	sim_find_saturation(p, 30, 50, 2, &s);
-	ok(s.knee == SIM_KNEE_FOUND && fabs(s.knee_load - 0.1) < 0.001,
-	   "knee ratio 2: at %.4f (exact 0.1)", s.knee_load);
+	ok(s.knee == SIM_KNEE_FOUND && fabs(s.knee_load - 0.1) < 1e-9,
+	   "knee ratio 2: at %.6f (exact 0.1)", s.knee_load);
+	/* a convex curve: linear interpolation in latency would be early */
+	for (i = 0; i < 10; i++) {
+		p[i].load = 0.01 * (i + 1);
+		p[i].latency = 50 * exp(p[i].load / 0.02);
+	}
+	sim_find_saturation(p, 10, 50, 3, &s);
+	ok(s.knee == SIM_KNEE_FOUND && s.knee_load > 0.02 &&
+	   fabs(s.knee_load - 0.02 * log(3)) < 0.001,
+	   "exponential curve: knee at %.4f (exact %.4f)", s.knee_load,
+	   0.02 * log(3));
 
 	/* past capacity the accepted throughput falls: plateau at the peak */
 	synth(p, 30, 0.01, 50, 0.15, 0.9);
@@ -650,8 +660,11 @@ static void test_saturation_synthetic(void)
 	/* an unfinished point (no latency) counts as past the knee */
 	p[5].latency = INFINITY;
 	sim_find_saturation(p, 10, 50, 3, &s);
-	ok(s.knee == SIM_KNEE_FOUND && s.knee_load == p[4].load &&
-	   s.knee_hi == p[5].load, "a point with no latency crosses the knee");
+	ok(s.knee == SIM_KNEE_FOUND && s.knee_lo == p[4].load &&
+	   s.knee_hi == p[5].load &&
+	   fabs(s.knee_load - (p[4].load + 0.01 * (1 - p[4].latency / 150))) < 1e-12,
+	   "a point with no latency crosses the knee: %.4f, 1/latency at 0 there",
+	   s.knee_load);
 }
 
 /* Eq. 1 at zero load, exactly, from messages sent one at a time. */

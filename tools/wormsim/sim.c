@@ -1263,11 +1263,14 @@ void sim_find_saturation(const struct sim_point *p, u32 n, double t0,
 		}
 		s->knee = SIM_KNEE_FOUND;
 		s->knee_lo = p[i - 1].load;
-		/* linear between the last point below and the first one at or above */
-		s->knee_load = isfinite(p[i].latency) ?
-			p[i - 1].load + (p[i].load - p[i - 1].load) *
-			(target - p[i - 1].latency) / (p[i].latency - p[i - 1].latency) :
-			p[i - 1].load;
+		/*
+		 * 1/latency is linear in the load between the last point below
+		 * and the first one at or above: exact for t0 / (1 - load/cap),
+		 * and an unfinished point (infinite latency) is 0.
+		 */
+		s->knee_load = p[i - 1].load + (p[i].load - p[i - 1].load) *
+			(1 / p[i - 1].latency - 1 / target) /
+			(1 / p[i - 1].latency - 1 / p[i].latency);
 		break;
 	}
 

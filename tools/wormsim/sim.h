@@ -221,8 +221,8 @@ struct sim_saturation {
 
 /*
  * Saturation of a sweep (loads ascending): the latency knee (first load
- * whose mean latency reaches knee_ratio x t0, linearly interpolated from
- * the point before) and the accepted-throughput plateau (the first point
+ * whose mean latency reaches knee_ratio x t0, interpolated from the point
+ * before, linearly in 1/latency) and the accepted-throughput plateau (the first point
  * i with a later point such that for every later point j, accepted_j -
  * accepted_i < SIM_PLATEAU_SLOPE x (load_j - load_i), when the last point
  * accepts less than SIM_PLATEAU_SHORTFALL of its load).
