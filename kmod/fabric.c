@@ -213,10 +213,10 @@ static int wc_fill_dsts(struct wc_fabric *f, struct wc_msg *m, u32 src,
 }
 
 /*
- * Hand @skb, just taken from @node's queue, to the engine.  Returns false
- * when no message could be allocated: the caller puts the frame back.
+ * Hand @skb, just taken from @node's queue, to the engine, or drop it
+ * under a named counter.
  */
-static bool wc_submit(struct wc_fabric *f, struct wc_node *node,
+static void wc_submit(struct wc_fabric *f, struct wc_node *node,
 		      struct sk_buff *skb)
 {
 	u8 buf[ETH_ALEN];
@@ -228,11 +228,15 @@ static bool wc_submit(struct wc_fabric *f, struct wc_node *node,
 	if (!mac) {
 		wc_count_napi(f, node->id, WORMCAST_CNT_DROP_BAD_FRAME, 1);
 		kfree_skb(skb);
-		return true;
+		return;
 	}
 	m = kmalloc(f->msg_size, GFP_ATOMIC);
-	if (!m)
-		return false;
+	if (!m) {
+		/* counted, never retried: a retry could spin the poll */
+		wc_count_napi(f, node->id, WORMCAST_CNT_DROP_NOMEM, 1);
+		kfree_skb(skb);
+		return;
+	}
 	wc_msg_init(f->engine, m, node->id, skb->len, skb);
 	why = wc_fill_dsts(f, m, node->id, mac);
 	if (why) {
@@ -242,10 +246,9 @@ static bool wc_submit(struct wc_fabric *f, struct wc_node *node,
 			consume_skb(skb);
 		else
 			kfree_skb(skb);
-		return true;
+		return;
 	}
 	wc_engine_submit(f->engine, m);
-	return true;
 }
 
 /* Move frames from the nodes' queues into the engine.  Engine lock held. */
@@ -270,11 +273,7 @@ static void wc_inject(struct wc_fabric *f)
 			spin_unlock(&node->txq.lock);
 			if (!skb)
 				break;
-			if (!wc_submit(f, node, skb)) {
-				/* out of memory: retry at the next poll */
-				skb_queue_head(&node->txq, skb);
-				break;
-			}
+			wc_submit(f, node, skb);
 		}
 		if (!skb_queue_empty_lockless(&node->txq))
 			set_bit(n, f->pending);
@@ -472,11 +471,16 @@ struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
 	int id;
 	u32 n;
 
-	/* vmalloc: kmalloc would round 1024 nodes up to a power of two. */
-	f = vzalloc(struct_size(f, nodes, topo->nnodes));
+	/*
+	 * vmalloc: kmalloc would round 1024 nodes up to a power of two.
+	 * Charged to the creator's memory cgroup, as the engine is.
+	 */
+	f = __vmalloc(struct_size(f, nodes, topo->nnodes),
+		      GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!f)
 		goto nomem;
-	f->pending = bitmap_zalloc(topo->nnodes, GFP_KERNEL);
+	f->owner = INVALID_UID;
+	f->pending = bitmap_zalloc(topo->nnodes, GFP_KERNEL_ACCOUNT);
 	if (!f->pending)
 		goto nomem_free;
 	id = ida_alloc_range(&wc_fabric_ida, WC_FABRIC_ID_MIN,

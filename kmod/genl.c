@@ -50,6 +50,7 @@ static const struct nla_policy wc_genl_policy[WORMCAST_A_MAX + 1] = {
 	[WORMCAST_A_COUNTERS] = WC_READ_ONLY,
 	[WORMCAST_A_ENGINE] = WC_READ_ONLY,
 	[WORMCAST_A_NODES_TRUNCATED] = WC_READ_ONLY,
+	[WORMCAST_A_FABRIC_NETNSID] = WC_READ_ONLY,
 };
 
 static struct genl_family wc_genl_family;
@@ -201,15 +202,34 @@ static int wc_put_params(struct sk_buff *skb, struct wc_fabric *f)
 	return 0;
 }
 
+/*
+ * What a requester may see (Documentation/uapi.rst, "Who sees what"):
+ * everything about devices in its own netns; devices elsewhere only by
+ * netnsid and ifindex, as rtnetlink shows a veth peer; fabric-wide and
+ * other nodes' counters only from the fabric device's netns (the owner).
+ */
+static bool wc_is_owner(const struct wc_fabric *f, const struct net *net)
+{
+	return net_eq(dev_net(f->dev), net);
+}
+
+/* The netnsid of @dev's netns as seen from @net, -1 for @net itself. */
+static s32 wc_netnsid(struct net *net, const struct net_device *dev)
+{
+	if (net_eq(dev_net(dev), net))
+		return -1;
+	return peernet2id_alloc(net, dev_net(dev), GFP_KERNEL);
+}
+
 /* One WORMCAST_A_NODE nest; @net is the requester's netns. */
 static int wc_put_node(struct sk_buff *skb, struct wc_fabric *f, u32 n,
 		       struct net *net, enum wc_fill_what what)
 {
 	struct net_device *nd = f->nodes[n].dev;
+	bool local = nd && net_eq(dev_net(nd), net);
 	u64 cnt[WORMCAST_CNT_MAX + 1];
 	u32 coords[WC_MAX_COORDS];
 	struct nlattr *nest;
-	s32 nsid = -1;
 
 	nest = nla_nest_start(skb, WORMCAST_A_NODE);
 	if (!nest)
@@ -217,19 +237,19 @@ static int wc_put_node(struct sk_buff *skb, struct wc_fabric *f, u32 n,
 	if (nla_put_u32(skb, WORMCAST_NODE_ID, n))
 		goto cancel;
 	if (what == WC_FILL_FABRIC && nd) {
-		if (!net_eq(dev_net(nd), net))
-			nsid = peernet2id_alloc(net, dev_net(nd), GFP_KERNEL);
 		wc_topo_coords(&f->topo, n, coords);
 		if (nla_put_u32(skb, WORMCAST_NODE_IFINDEX, nd->ifindex) ||
-		    nla_put_s32(skb, WORMCAST_NODE_NETNSID, nsid) ||
-		    nla_put_string(skb, WORMCAST_NODE_IFNAME, nd->name) ||
+		    nla_put_s32(skb, WORMCAST_NODE_NETNSID,
+				wc_netnsid(net, nd)) ||
+		    (local &&
+		     nla_put_string(skb, WORMCAST_NODE_IFNAME, nd->name)) ||
 		    nla_put(skb, WORMCAST_NODE_COORDS,
 			    f->topo.ncoords * sizeof(u32), coords) ||
 		    nla_put(skb, WORMCAST_NODE_ADDRESS, ETH_ALEN,
 			    nd->dev_addr))
 			goto cancel;
 	}
-	if (what == WC_FILL_STATS) {
+	if (what == WC_FILL_STATS && (local || wc_is_owner(f, net))) {
 		wc_node_counters(f, n, cnt);
 		if (wc_put_counters(skb, WORMCAST_NODE_COUNTERS, cnt))
 			goto cancel;
@@ -239,6 +259,19 @@ static int wc_put_node(struct sk_buff *skb, struct wc_fabric *f, u32 n,
 cancel:
 	nla_nest_cancel(skb, nest);
 	return -EMSGSIZE;
+}
+
+/* The fabric device: by name in its own netns, else by netnsid. */
+static int wc_put_fabric_dev(struct sk_buff *skb, struct wc_fabric *f,
+			     struct net *net)
+{
+	if (nla_put_u32(skb, WORMCAST_A_FABRIC_IFINDEX, f->dev->ifindex))
+		return -EMSGSIZE;
+	if (wc_is_owner(f, net))
+		return nla_put_string(skb, WORMCAST_A_FABRIC_NAME,
+				      f->dev->name);
+	return nla_put_s32(skb, WORMCAST_A_FABRIC_NETNSID,
+			   wc_netnsid(net, f->dev));
 }
 
 /*
@@ -261,8 +294,7 @@ static int wc_fill(struct sk_buff *skb, struct wc_fabric *f, u32 portid,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, WORMCAST_A_FABRIC_ID, f->id) ||
-	    nla_put_u32(skb, WORMCAST_A_FABRIC_IFINDEX, f->dev->ifindex) ||
-	    nla_put_string(skb, WORMCAST_A_FABRIC_NAME, f->dev->name) ||
+	    wc_put_fabric_dev(skb, f, net) ||
 	    nla_put_u32(skb, WORMCAST_A_TOPOLOGY, f->topo.kind) ||
 	    nla_put(skb, WORMCAST_A_DIMS, f->topo.ndims * sizeof(u32),
 		    f->topo.dims) ||
@@ -271,8 +303,10 @@ static int wc_fill(struct sk_buff *skb, struct wc_fabric *f, u32 portid,
 	if (what == WC_FILL_EVENT)
 		goto end;
 	if (n == 0) {
-		if ((what == WC_FILL_FABRIC && wc_put_params(skb, f)) ||
-		    wc_put_fabric_counters(skb, f) || wc_put_engine(skb, f))
+		if (what == WC_FILL_FABRIC && wc_put_params(skb, f))
+			goto cancel;
+		if (wc_is_owner(f, net) &&
+		    (wc_put_fabric_counters(skb, f) || wc_put_engine(skb, f)))
 			goto cancel;
 	}
 	nodes = nla_nest_start(skb, WORMCAST_A_NODES);
@@ -383,7 +417,7 @@ static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(f);
 		goto out;
 	}
-	/* GENL_ADMIN_PERM checked the socket's netns; the fabric's counts */
+	/* GENL_UNS_ADMIN_PERM checked the socket's netns; the fabric's counts */
 	if (!netlink_ns_capable(skb, dev_net(f->dev)->user_ns,
 				CAP_NET_ADMIN)) {
 		NL_SET_ERR_MSG(info->extack, "needs CAP_NET_ADMIN in the fabric's netns");
@@ -522,7 +556,8 @@ static const struct genl_small_ops wc_genl_ops[] = {
 	{
 		.cmd = WORMCAST_CMD_FABRIC_SET,
 		.doit = wc_genl_fabric_set,
-		.flags = GENL_ADMIN_PERM,
+		/* the caller's netns; the fabric's is checked in the handler */
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 };
 

@@ -5,11 +5,27 @@
  * deleting any of them deletes the whole fabric.
  */
 #include <linux/etherdevice.h>
+#include <linux/moduleparam.h>
+#include <linux/user_namespace.h>
 #include <net/net_namespace.h>
 
 #include "wormcast.h"
 
 LIST_HEAD(wc_fabrics);		/* under RTNL */
+
+/*
+ * Fabrics in a network namespace owned by a user namespace other than the
+ * initial one ("unshare -Urn") may be created by unprivileged users.  Each
+ * node is a net device (about 40 KiB with its sysfs and queues) registered
+ * under RTNL: the nodes of all such fabrics of one user (the owner of the
+ * outermost user namespace) are capped, so that nobody can fill the host's
+ * memory or hold RTNL for long.  Memory is also charged to the creator's
+ * memory cgroup.
+ */
+static unsigned int max_userns_nodes = 1024;
+module_param(max_userns_nodes, uint, 0644);
+MODULE_PARM_DESC(max_userns_nodes,
+		 "nodes one user may have in fabrics of user-owned network namespaces (default 1024)");
 
 static const struct nla_policy wc_link_policy[IFLA_WORMCAST_MAX + 1] = {
 	[IFLA_WORMCAST_TOPOLOGY] = NLA_POLICY_RANGE(NLA_U32, WORMCAST_TOPO_MESH,
@@ -242,6 +258,44 @@ static int wc_check_node_names(struct net *net, const struct wc_link_config *c,
 	return 0;
 }
 
+/*
+ * The user accountable for fabrics in @net: the owner of the outermost
+ * user namespace below the initial one (nested namespaces of one user
+ * count as that user).  INVALID_UID for namespaces of the initial one.
+ */
+static kuid_t wc_userns_owner(const struct net *net)
+{
+	const struct user_namespace *ns = net->user_ns;
+
+	if (ns == &init_user_ns)
+		return INVALID_UID;
+	while (ns->parent != &init_user_ns)
+		ns = ns->parent;
+	return ns->owner;
+}
+
+/* Enforce max_userns_nodes for a new fabric of @nnodes in @net (RTNL). */
+static int wc_check_userns_quota(struct net *net, u32 nnodes,
+				 kuid_t *owner, struct netlink_ext_ack *extack)
+{
+	unsigned int max = READ_ONCE(max_userns_nodes);
+	struct wc_fabric *f;
+	u64 used = nnodes;
+
+	*owner = wc_userns_owner(net);
+	if (!uid_valid(*owner))
+		return 0;
+	list_for_each_entry(f, &wc_fabrics, list)
+		if (uid_eq(f->owner, *owner))
+			used += f->nnodes;
+	if (used > max) {
+		NL_SET_ERR_MSG(extack,
+			       "too many nodes: fabrics in user-owned namespaces are limited to max_userns_nodes (a module parameter, default 1024) nodes per user");
+		return -EDQUOT;
+	}
+	return 0;
+}
+
 static void wc_dellink(struct net_device *dev, struct list_head *head);
 
 static int wc_newlink(struct net *src_net, struct net_device *dev,
@@ -255,6 +309,7 @@ static int wc_newlink(struct net *src_net, struct net_device *dev,
 	const char *why = NULL;
 	u8 mac[ETH_ALEN];
 	LIST_HEAD(kill);
+	kuid_t owner;
 	int err;
 	u32 n;
 
@@ -265,6 +320,9 @@ static int wc_newlink(struct net *src_net, struct net_device *dev,
 	if (!err && data[IFLA_WORMCAST_NODE_NAME])
 		err = wc_parse_pattern(data[IFLA_WORMCAST_NODE_NAME], c,
 				       extack);
+	if (!err)
+		err = wc_check_userns_quota(net, c->topo.nnodes, &owner,
+					    extack);
 	if (err)
 		goto out;
 
@@ -278,6 +336,7 @@ static int wc_newlink(struct net *src_net, struct net_device *dev,
 	fp->fabric = f;
 	fp->node = NULL;
 	f->dev = dev;
+	f->owner = owner;
 	wc_mac_make(mac, f->id, WC_MAC_FABRIC_NODE);
 	eth_hw_addr_set(dev, mac);
 	err = register_netdevice(dev);
@@ -444,6 +503,10 @@ struct rtnl_link_ops wc_link_ops __read_mostly = {
 	.get_size = wc_get_size,
 	.fill_info = wc_fill_info,
 	.get_link_net = wc_get_link_net,
-	/* a node device whose netns dies returns to init_net */
-	.netns_refund = true,
+	/*
+	 * No netns_refund: when a namespace holding a node device dies, the
+	 * device is deleted with it, and so is its whole fabric (as a veth
+	 * pair goes when either end's namespace dies).  Moving devices into
+	 * init_net instead would let a user namespace leak devices there.
+	 */
 };

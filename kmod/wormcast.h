@@ -93,6 +93,9 @@ struct wc_fabric {
 	int flush_reason;		/* WORMCAST_CNT_DROP_* while flushing */
 	struct net_device *dev;		/* fabric device */
 	int ifindex;			/* of dev, which never changes netns */
+	kuid_t owner;			/* accountable user if dev's netns is
+					 * user-owned, else INVALID_UID
+					 */
 	struct wc_topo topo;
 	struct wc_engine_params params;
 	u32 queue_len;

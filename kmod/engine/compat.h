@@ -24,15 +24,17 @@
 #include <linux/overflow.h>
 
 /*
- * Engine allocations happen at setup time, in process context.  Large
- * arrays go to vmalloc: kmalloc would round them up to a power of two
- * pages, which for a 32x32 torus nearly doubles the engine's footprint.
+ * Engine allocations happen at setup time, in process context, and are
+ * charged to the creator's memory cgroup (a fabric may be created from a
+ * user namespace).  Large arrays go to vmalloc: kmalloc would round them
+ * up to a power of two pages, which for a 32x32 torus nearly doubles the
+ * engine's footprint.
  */
 static inline void *wc_zalloc(size_t size)
 {
 	if (size <= PAGE_SIZE)
-		return kzalloc(size, GFP_KERNEL);
-	return vzalloc(size);
+		return kzalloc(size, GFP_KERNEL_ACCOUNT);
+	return __vmalloc(size, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 }
 
 static inline void *wc_calloc(size_t n, size_t size)

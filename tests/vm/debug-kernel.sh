@@ -18,14 +18,14 @@
 #                                     wormcast.ko on a second line
 #
 # The cache is ${XDG_CACHE_HOME:-$HOME/.cache}/wormcast/debug-kernel-KEY,
-# KEY a hash of the config fragment, this script and the source version.
+# KEY a hash of the config fragment, the build recipe's version, the
+# source version and the compiler.
 # The source is ~/.cache/wormcast/linux-source-6.1 (extracted from
 # /usr/src/linux-source-6.1.tar.xz if missing), only ever read: the build
 # uses O=.  Environment: WC_KSRC (another source tree), WC_JOBS (make -j).
 set -eu
 
 WC_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-SELF="$WC_ROOT/tests/vm/debug-kernel.sh"
 FRAGMENT="$WC_ROOT/tests/vm/debug-kernel.config"
 CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/wormcast
 TARBALL=/usr/src/linux-source-6.1.tar.xz
@@ -70,7 +70,10 @@ fi
 [ ! -e "$ksrc/.config" ] || die "$ksrc has a .config: O= builds need a clean source tree"
 kversion=$(make -s -C "$ksrc" kernelversion 2>/dev/null) || die "cannot read the version of $ksrc"
 
-key=$( (cat "$FRAGMENT" "$SELF"; echo "$kversion"; gcc --version | head -n 1) |
+# Bump when the build steps below change; edits elsewhere in this script
+# (the module part) keep the cached kernel.
+RECIPE=2
+key=$( (cat "$FRAGMENT"; echo "recipe $RECIPE"; echo "$kversion"; gcc --version | head -n 1) |
 	sha256sum | cut -c1-12)
 kbuild="$CACHE/debug-kernel-$key"
 

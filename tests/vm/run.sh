@@ -253,7 +253,11 @@ mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose tree $R$root || {
 	reboot -f
 }
 mount -t 9p -o trans=virtio,version=9p2000.L,cache=none out $R/run/wc-out
-chroot $R /bin/sh "$root/tests/vm/run.sh" guest $mode
+# Enter the host root as switch_root does (moved onto "/", then chroot .),
+# but in a mount namespace of its own: a process under a plain chroot may
+# not create user namespaces (tests/selftests/75-userns.sh), and pid 1 and
+# the modprobe wrapper keep the initramfs and /mnt/root as they are.
+unshare -m sh -c "cd $R && mount --move . / && exec chroot . /bin/sh '$root/tests/vm/run.sh' guest $mode"
 sync
 reboot -f
 EOF

@@ -158,7 +158,7 @@ static int fabric_cb(const struct nlmsghdr *nlh, void *data)
 	struct fabric_list *l = data;
 	struct wc_fabric_info *f;
 	const struct nlattr *a, *n;
-	uint32_t ifindex = 0;
+	uint32_t ifindex = 0, v;
 
 	mnl_attr_for_each(a, nlh, hdr)
 		if (mnl_attr_get_type(a) == WORMCAST_A_FABRIC_IFINDEX)
@@ -171,6 +171,12 @@ static int fabric_cb(const struct nlmsghdr *nlh, void *data)
 		switch (mnl_attr_get_type(a)) {
 		case WORMCAST_A_FABRIC_NAME:
 			attr_str(a, f->name, sizeof(f->name));
+			break;
+		case WORMCAST_A_FABRIC_NETNSID:
+			if (attr_u32(a, &v)) {
+				f->netnsid = (int32_t)v;
+				f->has_netnsid = true;
+			}
 			break;
 		case WORMCAST_A_FABRIC_ID:
 			f->has_id = attr_u32(a, &f->id);

@@ -30,7 +30,9 @@ struct wc_node_info {
 
 struct wc_fabric_info {
 	uint32_t ifindex;		/* fabric device */
-	char name[IFNAMSIZ];
+	char name[IFNAMSIZ];		/* "" if in another netns */
+	bool has_netnsid;
+	int32_t netnsid;		/* of the fabric device's netns */
 	bool has_id;
 	uint32_t id;
 	uint32_t topology;		/* enum wormcast_topology, 0 = unknown */

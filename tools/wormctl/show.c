@@ -57,9 +57,17 @@ static void show_head(struct out *o, const struct wc_fabric_info *f)
 {
 	const char *topo = wc_topo_kind_name(f->topology);
 
-	out_string(o, "ifname", "%s:", f->name[0] ? f->name : "?");
+	/* no name: the fabric device is in another netns (netnsid) */
+	if (f->name[0] || !o->json)
+		out_string(o, "ifname", "%s:", f->name[0] ? f->name : "?");
 	if (f->ifindex)
 		out_u64(o, "ifindex", " ifindex %" PRIu64, f->ifindex);
+	if (f->has_netnsid) {
+		if (o->json)
+			json_s64(o, "netnsid", f->netnsid);
+		else
+			fprintf(o->fp, " netnsid %d", f->netnsid);
+	}
 	if (f->has_id)
 		out_u64(o, "fabric", " fabric %" PRIu64, f->id);
 	if (f->topology)

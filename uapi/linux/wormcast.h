@@ -85,8 +85,12 @@ enum wormcast_cmd {
 
 enum wormcast_attr {
 	WORMCAST_A_UNSPEC,
-	WORMCAST_A_FABRIC_IFINDEX,	/* u32: fabric device in the caller's netns */
-	WORMCAST_A_FABRIC_NAME,		/* string: fabric device name */
+	WORMCAST_A_FABRIC_IFINDEX,	/* u32: in requests, a device of the fabric in
+					 * the caller's netns; in replies, the
+					 * fabric device (see FABRIC_NETNSID) */
+	WORMCAST_A_FABRIC_NAME,		/* string: in requests, a device of the fabric
+					 * in the caller's netns; in replies, the
+					 * fabric device's, if in the caller's netns */
 	WORMCAST_A_FABRIC_ID,		/* u32 */
 	WORMCAST_A_TOPOLOGY,		/* u32, enum wormcast_topology */
 	WORMCAST_A_DIMS,		/* binary, u32 array */
@@ -94,11 +98,15 @@ enum wormcast_attr {
 	WORMCAST_A_PARAMS,		/* nest, WORMCAST_PARAM_* */
 	WORMCAST_A_NODES,		/* nest of WORMCAST_A_NODE */
 	WORMCAST_A_NODE,		/* nest, WORMCAST_NODE_* */
-	WORMCAST_A_COUNTERS,		/* nest, WORMCAST_CNT_* (u64), whole fabric */
-	WORMCAST_A_ENGINE,		/* nest, WORMCAST_ENG_* (u64) */
+	WORMCAST_A_COUNTERS,		/* nest, WORMCAST_CNT_* (u64), whole fabric;
+					 * only to callers in the fabric's netns */
+	WORMCAST_A_ENGINE,		/* nest, WORMCAST_ENG_* (u64); likewise */
 	WORMCAST_A_PAD,
 	WORMCAST_A_NODES_TRUNCATED,	/* flag: doit reply holds only the first nodes;
 					 * the dump has them all */
+	WORMCAST_A_FABRIC_NETNSID,	/* s32: the fabric device's netns as seen
+					 * from the caller's, when it is another
+					 * one (then FABRIC_NAME is left out) */
 	__WORMCAST_A_MAX,
 };
 #define WORMCAST_A_MAX (__WORMCAST_A_MAX - 1)
@@ -126,10 +134,12 @@ enum wormcast_node_attr {
 	WORMCAST_NODE_ID,		/* u32 */
 	WORMCAST_NODE_IFINDEX,		/* u32, in the node device's netns */
 	WORMCAST_NODE_NETNSID,		/* s32, as seen from the caller; -1 = same netns */
-	WORMCAST_NODE_IFNAME,		/* string */
+	WORMCAST_NODE_IFNAME,		/* string; only for nodes in the caller's netns */
 	WORMCAST_NODE_COORDS,		/* binary, u32 array */
 	WORMCAST_NODE_ADDRESS,		/* binary, 6 bytes */
-	WORMCAST_NODE_COUNTERS,		/* nest, WORMCAST_CNT_* (u64) */
+	WORMCAST_NODE_COUNTERS,		/* nest, WORMCAST_CNT_* (u64); only for nodes in
+					 * the caller's netns, or to callers in the
+					 * fabric's netns */
 	WORMCAST_NODE_PAD,
 	__WORMCAST_NODE_MAX,
 };
@@ -154,7 +164,8 @@ enum wormcast_counter {
 	WORMCAST_CNT_DROP_UNKNOWN_DST,	/* unicast to a MAC of no node of the fabric */
 	WORMCAST_CNT_DROP_DST_DOWN,	/* unicast destination device is down */
 	WORMCAST_CNT_DROP_SELF,		/* unicast to the sender's own address */
-	WORMCAST_CNT_DROP_NOMEM,	/* skb clone for a destination failed */
+	WORMCAST_CNT_DROP_NOMEM,	/* a datapath allocation failed (the message
+					 * at injection, or a destination's clone) */
 	WORMCAST_CNT_DROP_FABRIC_DOWN,	/* in flight while the fabric was deleted */
 	WORMCAST_CNT_DROP_BAD_FRAME,	/* shorter than an Ethernet header */
 	WORMCAST_CNT_DROP_RX_ERROR,	/* netif_receive refused the frame */
