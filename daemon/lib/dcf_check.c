@@ -18,13 +18,6 @@ struct tree {
 	u32 *mstep;	/* ... this step */
 };
 
-/* One pair of unicasts sharing a channel, a < b. */
-struct shared {
-	u32 a;
-	u32 b;
-	u32 timed;	/* they overlap in time on some shared channel */
-};
-
 static u32 first_port(const struct dcf_sched *s, u32 i)
 {
 	return s->hops[s->uni[i].hop0].port;
@@ -170,94 +163,114 @@ static u32 check_routes(const struct dcf_sched *s)
 	return bad;
 }
 
-static int cmp_shared(const void *a, const void *b)
+static int cmp_u32(const void *a, const void *b)
 {
-	const struct shared *x = a, *y = b;
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
 
-	if (x->a != y->a)
-		return x->a < y->a ? -1 : 1;
-	return x->b < y->b ? -1 : x->b > y->b;
+	return x < y ? -1 : x > y;
+}
+
+/* Channels are numbered (node, port, vc); the vc only if @vc_apart. */
+static u32 channel_of(const struct dcf_hop *p, bool vc_apart)
+{
+	return (p->node * DCF_NPORTS + p->port) * 2 + (vc_apart ? p->vc : 0);
+}
+
+/* One pair of unicasts a < b sharing a channel, against Theorem 1. */
+static void check_pair(const struct dcf_sched *s, const struct tree *t,
+		       u32 model, u32 a, u32 b, bool timed,
+		       struct dcf_report *r)
+{
+	r->shared_pairs++;
+	if (timed)
+		r->timed_pairs++;
+	if (s->uni[a].step == s->uni[b].step)
+		r->stepwise_pairs++;
+	if (!theorem1(s, t, model, a, b) && !theorem1(s, t, model, b, a)) {
+		if (!r->contending_pairs) {
+			r->example[0] = a;
+			r->example[1] = b;
+		}
+		r->contending_pairs++;
+	}
 }
 
 /*
- * Every pair of unicasts using one channel, once per channel, with whether
- * they overlap there in time.  Channels are numbered (node, port, vc).
+ * Every pair of unicasts that share a channel, each pair once, in order
+ * of (a, b), with whether they overlap in time on some shared channel.
+ * The pairs are streamed, never stored: for each unicast a, the unicasts
+ * b > a found on its channels are marked (seen[b] = a + 1) and collected.
+ * Memory is linear in the schedule (a 64x64 unicast-based broadcast has
+ * 4 million sharing pairs, met 80 million times over its channels: kept
+ * as a list, that was 1 GB and a minute of sorting).
  */
-static int collect_pairs(const struct dcf_sched *s, u32 model,
-			 const struct dcf_timing *tm, const u64 *start,
-			 struct shared **out, size_t *nout)
+static int check_pairs(const struct dcf_sched *s, const struct tree *t,
+		       u32 model, const struct dcf_timing *tm,
+		       const u64 *start, struct dcf_report *r)
 {
-	u32 nchan = s->nnodes * DCF_NPORTS * 2, i, h, c;
+	u32 nchan = s->nnodes * DCF_NPORTS * 2, i, h, c, a, x, n;
 	bool vc_apart = (model & DCF_CHAN_MASK) == DCF_CHAN_VC;
-	u32 *head = NULL, *cnt = NULL, *slot = NULL, *hopi = NULL;
-	struct shared *pairs = NULL;
-	size_t np = 0, cap = 0;
+	u32 *head, *cnt, *slot, *hopi, *seen, *list;
+	u64 busy = tm->len * tm->tc;
+	u8 *timed;
 	int ret = -ENOMEM;
 
 	cnt = wc_calloc(nchan + 1, sizeof(*cnt));
 	head = wc_calloc(nchan + 1, sizeof(*head));
 	slot = wc_calloc(s->nhops, sizeof(*slot));
 	hopi = wc_calloc(s->nhops, sizeof(*hopi));
-	if (!cnt || !head || !slot || !hopi)
+	seen = wc_calloc(s->nuni, sizeof(*seen));
+	list = wc_calloc(s->nuni, sizeof(*list));
+	timed = wc_zalloc(s->nuni);
+	if (!cnt || !head || !slot || !hopi || !seen || !list || !timed)
 		goto out;
 	/* Counting sort of hops by channel. */
-	for (i = 0; i < s->nhops; i++) {
-		const struct dcf_hop *p = &s->hops[i];
-
-		cnt[(p->node * DCF_NPORTS + p->port) * 2 +
-		    (vc_apart ? p->vc : 0)]++;
-	}
+	for (i = 0; i < s->nhops; i++)
+		cnt[channel_of(&s->hops[i], vc_apart)]++;
 	for (c = 0; c < nchan; c++)
 		head[c + 1] = head[c] + cnt[c];
 	memset(cnt, 0, (nchan + 1) * sizeof(*cnt));
 	for (i = 0; i < s->nuni; i++)
 		for (h = 0; h < s->uni[i].nhops; h++) {
-			const struct dcf_hop *p = &s->hops[s->uni[i].hop0 + h];
-			u32 ch = (p->node * DCF_NPORTS + p->port) * 2 +
-				 (vc_apart ? p->vc : 0);
-			u32 at = head[ch] + cnt[ch]++;
-
-			slot[at] = i;
-			hopi[at] = h;
+			c = channel_of(&s->hops[s->uni[i].hop0 + h], vc_apart);
+			slot[head[c] + cnt[c]] = i;
+			hopi[head[c] + cnt[c]++] = h;
 		}
-	for (c = 0; c < nchan; c++) {
-		u32 x, y;
+	for (a = 0; a < s->nuni; a++) {
+		n = 0;
+		for (h = 0; h < s->uni[a].nhops; h++) {
+			u64 lo1 = start[a] + h * tm->tc;
 
-		for (x = head[c]; x < head[c + 1]; x++)
-			for (y = x + 1; y < head[c + 1]; y++) {
-				u64 lo1 = start[slot[x]] + hopi[x] * tm->tc;
-				u64 lo2 = start[slot[y]] + hopi[y] * tm->tc;
-				u64 busy = tm->len * tm->tc;
-				struct shared *p;
+			c = channel_of(&s->hops[s->uni[a].hop0 + h], vc_apart);
+			for (x = head[c]; x < head[c + 1]; x++) {
+				u32 b = slot[x];
+				u64 lo2 = start[b] + hopi[x] * tm->tc;
+				bool overlap = lo1 < lo2 + busy && lo2 < lo1 + busy;
 
-				if (np == cap) {
-					size_t ncap = cap ? 2 * cap : 1024;
-					struct shared *q;
-
-					q = realloc(pairs, ncap * sizeof(*q));
-					if (!q)
-						goto out;
-					pairs = q;
-					cap = ncap;
+				if (b <= a)
+					continue;
+				if (seen[b] != a + 1) {
+					seen[b] = a + 1;
+					timed[b] = 0;
+					list[n++] = b;
 				}
-				p = &pairs[np++];
-				p->a = slot[x] < slot[y] ? slot[x] : slot[y];
-				p->b = slot[x] < slot[y] ? slot[y] : slot[x];
-				p->timed = lo1 < lo2 + busy && lo2 < lo1 + busy;
+				timed[b] |= overlap;
 			}
+		}
+		if (n > 1)
+			qsort(list, n, sizeof(*list), cmp_u32);
+		for (i = 0; i < n; i++)
+			check_pair(s, t, model, a, list[i], timed[list[i]], r);
 	}
-	if (np)
-		qsort(pairs, np, sizeof(*pairs), cmp_shared);
-	*out = pairs;
-	*nout = np;
-	pairs = NULL;
 	ret = 0;
 out:
-	free(pairs);
 	wc_free(cnt);
 	wc_free(head);
 	wc_free(slot);
 	wc_free(hopi);
+	wc_free(seen);
+	wc_free(list);
+	wc_free(timed);
 	return ret;
 }
 
@@ -265,8 +278,6 @@ int dcf_check(const struct dcf_sched *s, u32 model,
 	      const struct dcf_timing *tm, struct dcf_report *r)
 {
 	struct tree t = { 0 };
-	struct shared *pairs = NULL;
-	size_t np = 0, i, j;
 	u64 *start;
 	int ret = -ENOMEM;
 
@@ -291,31 +302,8 @@ int dcf_check(const struct dcf_sched *s, u32 model,
 	if (r->missing || r->duplicates || r->premature || r->bad_routes ||
 	    !tree_depths(s, &t))
 		goto out;
-	ret = collect_pairs(s, model, tm, start, &pairs, &np);
-	if (ret)
-		goto out;
-	for (i = 0; i < np; i = j) {
-		bool timed = false;
-		u32 a = pairs[i].a, b = pairs[i].b;
-
-		for (j = i; j < np && pairs[j].a == a && pairs[j].b == b; j++)
-			timed |= pairs[j].timed;
-		r->shared_pairs++;
-		if (timed)
-			r->timed_pairs++;
-		if (s->uni[a].step == s->uni[b].step)
-			r->stepwise_pairs++;
-		if (!theorem1(s, &t, model, a, b) &&
-		    !theorem1(s, &t, model, b, a)) {
-			if (!r->contending_pairs) {
-				r->example[0] = a;
-				r->example[1] = b;
-			}
-			r->contending_pairs++;
-		}
-	}
+	ret = check_pairs(s, &t, model, tm, start, r);
 out:
-	free(pairs);
 	wc_free(t.by);
 	wc_free(t.depth);
 	wc_free(t.mask);

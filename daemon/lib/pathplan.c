@@ -15,9 +15,14 @@
 #include <stdlib.h>
 
 #define PP_INF		((s64)1 << 50)
-/* OTMS budgets: states in one layer, back pointers kept overall. */
+/*
+ * OTMS budgets while the dynamic programme runs: states in one layer, back
+ * pointers kept overall (the estimate of wc_otms_states() is checked
+ * against WC_OTMS_BUDGET before it starts; these catch what the estimate
+ * cannot see, many Pareto-minimal length vectors per key).
+ */
 #define OTMS_MAX_LAYER	(1u << 20)
-#define OTMS_MAX_TOTAL	(1u << 24)
+#define OTMS_MAX_TOTAL	(1u << 22)
 
 struct side {
 	const struct wc_labeling *lb;
@@ -263,8 +268,20 @@ static int plan_ocms(struct side *s)
  * Instead of the paper's boolean table T(i, j, l1, l2) over all lengths
  * (O(k^2 N^2) time and space) we keep, for each (free ports, worm ends)
  * key, only the Pareto-minimal length vectors: for two worms that is the
- * least l2 for each (i, j, l1), and usually far fewer.  States whose
- * longest worm exceeds the dual-path worm (a valid star) are dropped.
+ * least l2 for each (i, j, l1), and usually far fewer.
+ *
+ * The number of keys still grows like C(m, P - 1) for m destinations, and
+ * the Pareto sets with the spread of the lengths.  Two things keep the
+ * work bounded:
+ *  - before anything runs, wc_otms_states() bounds the keys from m and P
+ *    alone and a side over WC_OTMS_BUDGET is refused at once (-E2BIG);
+ *  - the programme is run as a decision procedure, "is there a star whose
+ *    longest worm is at most L?" (states with a longer worm are dropped),
+ *    by bisection on L between 0 and the longest worm of the better of
+ *    the dual-path and multipath stars.  Near the optimum few length
+ *    vectors survive: on S_5 with 60 destinations above the source one
+ *    run with L = the dual-path length kept 3.3 million states in 12 s,
+ *    the bisection keeps at most about 0.5 million per run, 1 s in all.
  */
 struct ot_state {
 	u32 parent;		/* index in the previous layer */
@@ -368,16 +385,19 @@ static int grow(void **arr, u32 *cap, u32 need, size_t size, u32 limit)
 	return 0;
 }
 
-static int plan_otms(struct side *s)
+/*
+ * One run with every worm at most @bound long: 0 with the side's plan in
+ * pred[] and its longest worm in *@got, -ENOENT if no star is that short,
+ * -E2BIG over the run-time budgets, -ENOMEM.
+ */
+static int otms_run(struct side *s, u32 bound, u32 *got)
 {
 	struct ot_state *cur = NULL, *next = NULL, *tmp, ns;
 	struct ot_back *back = NULL;
 	u32 ccap = 0, ncap = 0, bcap = 0, ncur, nnext, total, i, t, j;
-	u32 bound = 0, best, besti, *layer_start;
+	u32 best, besti, *layer_start;
 	int err;
 
-	for (j = 1; j <= s->m; j++)
-		bound += dist(s, j - 1, j);
 	layer_start = wc_calloc(s->m + 2, sizeof(u32));
 	err = layer_start ? 0 : -ENOMEM;
 	if (!err)
@@ -409,9 +429,15 @@ static int plan_otms(struct side *s)
 				if (l > bound)
 					continue;
 				if (nnext == ncap) {
-					/* full: prune what we have before growing */
+					/*
+					 * Full: prune what we have, then make
+					 * room for half as many again, so that
+					 * a layer is not sorted again after
+					 * every few states.
+					 */
 					nnext = ot_prune(next, nnext);
-					err = grow((void **)&next, &ncap, nnext + 1,
+					err = grow((void **)&next, &ncap,
+						   nnext + nnext / 2 + 1,
 						   sizeof(*next), OTMS_MAX_LAYER);
 					if (err)
 						goto out;
@@ -436,6 +462,10 @@ static int plan_otms(struct side *s)
 			}
 		}
 		nnext = ot_prune(next, nnext);
+		if (!nnext) {
+			err = -ENOENT;	/* every partial star is too long */
+			goto out;
+		}
 		err = grow((void **)&back, &bcap, total + nnext, sizeof(*back),
 			   OTMS_MAX_TOTAL);
 		if (err)
@@ -455,7 +485,6 @@ static int plan_otms(struct side *s)
 		ncur = nnext;
 	}
 
-	/* The single worm through all destinations is within the bound. */
 	best = U32_MAX;
 	besti = 0;
 	for (i = 0; i < ncur; i++) {
@@ -470,11 +499,123 @@ static int plan_otms(struct side *s)
 		s->pred[j] = back[t].prev_end;
 		t = back[t].parent;
 	}
+	*got = best;
 out:
 	free(cur);
 	free(next);
 	free(back);
 	wc_free(layer_start);
+	return err;
+}
+
+/* Longest worm of the side's plan pred[] (pred[j] < j) into *@mx. */
+static int side_max_length(const struct side *s, u32 *mx)
+{
+	u32 *len = wc_calloc(s->m + 1, sizeof(u32)), j;
+
+	if (!len)
+		return -ENOMEM;
+	*mx = 0;
+	for (j = 1; j <= s->m; j++) {
+		len[j] = len[s->pred[j]] + dist(s, s->pred[j], j);
+		*mx = max_t(u32, *mx, len[j]);
+	}
+	wc_free(len);
+	return 0;
+}
+
+/*
+ * Bisection on the longest worm: hi is always reached by the plan in
+ * pred[] (first the better heuristic, then each run that succeeds), no
+ * star has every worm within lo.
+ */
+static int plan_otms(struct side *s)
+{
+	u32 lo = 0, hi, alt, mid, got;
+	int err;
+
+	plan_by_port(s);
+	err = side_max_length(s, &alt);
+	if (!err) {
+		plan_single(s);
+		err = side_max_length(s, &hi);
+	}
+	if (err)
+		return err;
+	if (alt < hi) {
+		plan_by_port(s);
+		hi = alt;
+	}
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		err = otms_run(s, mid, &got);
+		if (err == -ENOENT) {
+			lo = mid;
+		} else if (err) {
+			return err;
+		} else {
+			hi = got;
+		}
+	}
+	return 0;
+}
+
+double wc_otms_states(u32 m, u32 ports)
+{
+	double c_m = 1, c_p = 1, sum = 0;
+	u32 i;
+
+	/* sum over s of C(m, s) C(P, s): keys with s worms started */
+	for (i = 1; i <= ports && i <= m; i++) {
+		c_m = c_m * (m - i + 1) / i;
+		c_p = c_p * (ports - i + 1) / i;
+		sum += c_m * c_p;
+	}
+	return sum;
+}
+
+u32 wc_otms_fit(u32 ports)
+{
+	u32 lo = 0, hi = 0xffff, mid;	/* ends are u16 */
+
+	/* the estimate grows with m: the last m within the budget */
+	while (lo < hi) {
+		mid = hi - (hi - lo) / 2;
+		if (wc_otms_states(mid, ports) <= WC_OTMS_BUDGET)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+int wc_otms_size(const struct wc_labeling *lb, u32 src, const u32 *dests,
+		 u32 k, struct wc_otms_side side[2])
+{
+	const struct wc_topo *t = &lb->topo;
+	u32 nbr[WC_MAX_PORTS], used[2] = { 0, 0 }, sl, j, p, up, i;
+	int err = 0;
+
+	if (src >= t->nnodes)
+		return -EINVAL;
+	memset(side, 0, 2 * sizeof(*side));
+	sl = wc_labeling_router(lb, src, nbr);
+	for (j = 0; j < k; j++) {
+		if (dests[j] >= t->nnodes || dests[j] == src)
+			return -EINVAL;
+		p = wc_lr_next_port(sl, nbr, t->nports, lb->label[dests[j]]);
+		if (p >= t->nports)
+			return -EINVAL;
+		up = lb->label[dests[j]] > sl ? 0 : 1;
+		side[up].m++;
+		used[up] |= 1u << p;
+	}
+	for (i = 0; i < 2; i++) {
+		side[i].ports = (u32)__builtin_popcount(used[i]);
+		side[i].states = wc_otms_states(side[i].m, side[i].ports);
+		if (side[i].states > WC_OTMS_BUDGET)
+			err = -E2BIG;
+	}
 	return err;
 }
 
@@ -619,6 +760,13 @@ int wc_pathplan(const struct wc_labeling *lb, enum wc_pathplan_algo algo,
 	memset(sides, 0, sizeof(sides));
 	if (src >= t->nnodes || k >= t->nnodes || algo > WC_PP_OTMS)
 		return -EINVAL;
+	if (algo == WC_PP_OTMS) {
+		struct wc_otms_side size[2];
+
+		err = wc_otms_size(lb, src, dests, k, size);
+		if (err)
+			return err;	/* -E2BIG at once, before any work */
+	}
 	nbr = wc_calloc((size_t)t->nnodes * t->nports, sizeof(u32));
 	pairs = wc_calloc((size_t)k * 2, sizeof(u32));
 	sorted = wc_calloc(k, sizeof(u32));

@@ -57,12 +57,44 @@ enum wc_pathplan_algo {
  * Plan a multicast from @src to the @k nodes @dests (distinct, none equal
  * to @src).  On success fill @ms (free it with wc_mstar_free()) and return
  * 0; return -EINVAL on bad input, -ENOMEM, or -E2BIG if OTMS would need
- * more than its state budget.
+ * more than its state budget: refused before any work when
+ * wc_otms_size() says so, else (rarely) when a run outgrows the run-time
+ * budgets of pathplan.c.
  */
 int wc_pathplan(const struct wc_labeling *lb, enum wc_pathplan_algo algo,
 		u32 src, const u32 *dests, u32 k, struct wc_mstar *ms);
 
 void wc_mstar_free(struct wc_mstar *ms);
+
+/*
+ * The OTMS budget.  OTMS is exponential in the number P of source ports
+ * a side uses: its dynamic programme keeps, after the j-th destination of
+ * a side, one entry per (free ports, ends of the worms started) key and
+ * Pareto-minimal length vector.  Over a side of m destinations there are
+ * at most sum_{s=1..P} C(m, s) C(P, s) keys (s worms started: C(P, s)
+ * port sets, C(j - 1, s - 1) sets of ends after destination j, summed over
+ * j).  A side whose bound exceeds WC_OTMS_BUDGET is refused at once.  For
+ * P = 2 (a 2-D mesh) that is about 1450 destinations, P = 3: 180, P = 4
+ * (2-D torus, S_5): 67, P = 6: 33, P = 8: 23.
+ */
+#define WC_OTMS_BUDGET	(1u << 20)
+
+struct wc_otms_side {
+	u32 m;		/* destinations on this side of the source */
+	u32 ports;	/* source ports R takes toward them (P) */
+	double states;	/* wc_otms_states(m, ports) */
+};
+
+/* The bound above for @m destinations over @ports ports. */
+double wc_otms_states(u32 m, u32 ports);
+/* The most destinations a side over @ports ports may have. */
+u32 wc_otms_fit(u32 ports);
+/*
+ * The sides of an OTMS request, [0] above the source (higher labels), [1]
+ * below: 0 if both fit the budget, -E2BIG if not, -EINVAL on bad input.
+ */
+int wc_otms_size(const struct wc_labeling *lb, u32 src, const u32 *dests,
+		 u32 k, struct wc_otms_side side[2]);
 
 /* "dual-path", "multipath", "ocms", "otms"; NULL if unknown. */
 const char *wc_pathplan_name(enum wc_pathplan_algo algo);

@@ -334,15 +334,113 @@ static void test_baselines(void)
 	}
 }
 
-static bool same_block(const struct dcf_block *a, const struct dcf_block *b)
+/*
+ * What section 4 of Hou, Wang and Hsu says of the level_1 DCF_block
+ * (Fig. 7), checked from the block's sends alone with routes computed here
+ * (dimension order: x, then y, on an unbounded grid with delta = 1):
+ *  - 16 units, 15 unicasts in 2 steps; in step 1 only S sends, to A, B, C
+ *    and D, and A = (X + 2 delta, Y + delta) (proof of Theorem 4);
+ *  - each unit other than S receives once, from a unit informed in an
+ *    earlier step; a sender's unicasts of one step leave by different
+ *    ports (Definition 1);
+ *  - the 16 units cover every residue modulo 4 in x and in y, so that the
+ *    blocks tile the torus (Theorem 2: every node receives exactly once);
+ *  - unicasts of one step share no channel (Theorem 3), and of all 15 only
+ *    two share one: S -> A in step 1 and S -> (X + 1, Y) in step 2, with
+ *    the same first channel (proof of Theorem 4, k = 1).
+ * Returns NULL, or the first property that fails.
+ */
+#define BLK_MAX_HOPS 8
+
+struct blk_route {
+	s32 x[BLK_MAX_HOPS], y[BLK_MAX_HOPS];	/* channel from (x, y) ... */
+	u8 port[BLK_MAX_HOPS];			/* ... by +x, -x, +y, -y */
+	u32 n;
+};
+
+static void blk_route(s32 x, s32 y, s32 dx, s32 dy, struct blk_route *r)
 {
-	return !memcmp(a->send, b->send, sizeof(a->send));
+	r->n = 0;
+	while ((dx || dy) && r->n < BLK_MAX_HOPS) {
+		u8 port = dx > 0 ? 0 : dx < 0 ? 1 : dy > 0 ? 2 : 3;
+
+		r->x[r->n] = x;
+		r->y[r->n] = y;
+		r->port[r->n++] = port;
+		x += port == 0 ? 1 : port == 1 ? -1 : 0;
+		y += port == 2 ? 1 : port == 3 ? -1 : 0;
+		dx += port == 0 ? -1 : port == 1 ? 1 : 0;
+		dy += port == 2 ? -1 : port == 3 ? 1 : 0;
+	}
+}
+
+static u32 blk_shared(const struct blk_route *a, const struct blk_route *b)
+{
+	u32 i, j, n = 0;
+
+	for (i = 0; i < a->n; i++)
+		for (j = 0; j < b->n; j++)
+			n += a->x[i] == b->x[j] && a->y[i] == b->y[j] &&
+			     a->port[i] == b->port[j];
+	return n;
+}
+
+static const char *block_fig7_properties(const struct dcf_block *b)
+{
+	s32 px[16] = { 0 }, py[16] = { 0 };
+	u32 got[16] = { 0 }, when[16] = { 0 }, i, j, u, residues = 0, pairs = 0;
+	u32 first_pair[2] = { 0, 0 };
+	struct blk_route r[DCF_BLOCK_MAX_SENDS];
+
+	if (b->nunits != 16 || b->nsends != 15 || b->nsteps != 2)
+		return "16 units, 15 unicasts, 2 steps";
+	for (i = 0; i < b->nsends; i++) {
+		const struct dcf_send *s = &b->send[i];
+
+		if (s->to == 0 || s->to >= 16 || s->from >= 16 || got[s->to]++ ||
+		    (s->from && (!got[s->from] || when[s->from] >= s->step)) ||
+		    s->step < 1 || s->step > 2 || (s->step == 1) != (i < 4) ||
+		    (s->step == 1 && s->from))
+			return "step 1: S to four units; each unit informed once, before it sends";
+		when[s->to] = s->step;
+		px[s->to] = px[s->from] + s->dx;
+		py[s->to] = py[s->from] + s->dy;
+		blk_route(px[s->from], py[s->from], s->dx, s->dy, &r[i]);
+		for (j = 0; j < i; j++)
+			if (b->send[j].from == s->from && b->send[j].step == s->step &&
+			    r[j].port[0] == r[i].port[0])
+				return "a sender's unicasts of one step leave by different ports";
+	}
+	if (px[b->send[0].to] != 2 || py[b->send[0].to] != 1)
+		return "A = (X + 2 delta, Y + delta)";
+	for (u = 0; u < 16; u++)
+		residues |= 1u << ((u32)(px[u] & 3) + 4 * (u32)(py[u] & 3));
+	if (residues != 0xffff)
+		return "the units cover every residue modulo 4";
+	for (i = 0; i < b->nsends; i++)
+		for (j = i + 1; j < b->nsends; j++) {
+			if (!blk_shared(&r[i], &r[j]))
+				continue;
+			if (b->send[i].step == b->send[j].step)
+				return "unicasts of one step share no channel";
+			if (!pairs++) {
+				first_pair[0] = i;
+				first_pair[1] = j;
+			}
+		}
+	if (pairs != 1 || b->send[first_pair[0]].from || b->send[first_pair[1]].from ||
+	    first_pair[0] != 0 || px[b->send[first_pair[1]].to] != 1 ||
+	    py[b->send[first_pair[1]].to] != 0 ||
+	    r[first_pair[0]].port[0] != r[first_pair[1]].port[0])
+		return "only S -> A and S -> (X + 1, Y) share a channel, the first";
+	return NULL;
 }
 
 static void test_search(void)
 {
 	static const u32 small[] = { 4, 8 }, big[] = { 4, 8, 16 };
 	struct dcf_search vc, phys, big_vc;
+	const char *why;
 	u32 i;
 	bool found = false;
 
@@ -353,10 +451,38 @@ static void test_search(void)
 	     vc.examined, vc.structural, vc.contention_free, vc.valid, phys.valid,
 	     big_vc.valid);
 	ok(vc.valid > 0 && vc.nkept == vc.valid, "the search finds valid blocks on 4x4 and 8x8");
+	/*
+	 * The search's choice and the block the schedules use, checked
+	 * against what the paper says of Fig. 7, not against each other.
+	 */
+	why = block_fig7_properties(&vc.best);
+	ok(!why, "the block the search chooses has the properties of Fig. 7%s%s",
+	   why ? ": fails " : "", why ? why : "");
+	why = block_fig7_properties(&dcf_block_fig7);
+	ok(!why, "dcf_block_fig7 has the properties of Fig. 7%s%s",
+	   why ? ": fails " : "", why ? why : "");
 	for (i = 0; i < vc.nkept; i++)
-		found |= same_block(&vc.kept[i], &dcf_block_fig7);
-	ok(found, "dcf_block_fig7 is one of them");
-	ok(same_block(&vc.best, &dcf_block_fig7), "dcf_block_fig7 is the one the search chooses");
+		found |= !block_fig7_properties(&vc.kept[i]);
+	ok(found, "the kept blocks include one with every property");
+	/* The checker is not vacuous: each change of Fig. 7 is caught. */
+	{
+		struct dcf_block m = dcf_block_fig7;
+		u32 caught = 0, tried = 0;
+
+		for (i = 0; i < m.nsends; i++) {
+			s8 keep = m.send[i].dx;
+
+			m.send[i].dx = (s8)(keep + 1);
+			caught += !!block_fig7_properties(&m);
+			tried++;
+			m.send[i].dx = keep;
+		}
+		m.send[14].step = 1;
+		caught += !!block_fig7_properties(&m);
+		tried++;
+		is_int(caught, tried, "every one-unit move of a unicast, and a "
+		       "step change, breaks a property");
+	}
 	ok(phys.valid <= vc.valid, "separate virtual channels never make a block worse");
 	ok(big_vc.valid <= vc.valid,
 	   "adding 16x16 to the search only removes blocks (%u left, see dcf.rst)",

@@ -175,7 +175,94 @@ static void test_fig7a(void)
 struct tally {
 	u32 plans, dests, ok, noway, notsafe, inblock, revisits;
 	u32 bad_hop, bad_tree, bad_len, bad_status, stuck, bad_leaf, worse;
+	u32 owed, missed;
 };
+
+/*
+ * Faulty blocks by Definition 1, computed here: a healthy node with a
+ * faulty or disabled neighbour in each dimension is disabled, until
+ * nothing changes.  @blocked[n] is 1 for faulty and disabled nodes.
+ */
+static void ref_blocks(u32 w, u32 h, const u32 *f, u32 nf, u8 *blocked)
+{
+	bool changed = true;
+	u32 i, x, y;
+
+	memset(blocked, 0, (size_t)w * h);
+	for (i = 0; i < nf; i++)
+		blocked[f[i]] = 1;
+	while (changed) {
+		changed = false;
+		for (y = 0; y < h; y++)
+			for (x = 0; x < w; x++) {
+				u32 n = x + w * y;
+				bool bx = (x > 0 && blocked[n - 1]) ||
+					  (x + 1 < w && blocked[n + 1]);
+				bool by = (y > 0 && blocked[n - w]) ||
+					  (y + 1 < h && blocked[n + w]);
+
+				if (!blocked[n] && bx && by) {
+					blocked[n] = 1;
+					changed = true;
+				}
+			}
+	}
+}
+
+/*
+ * Extended safety as the paper defines it (section 3.3), computed here: no
+ * blocked node on the source's row between it and the destination's
+ * column, nor on its column between it and the destination's row.
+ */
+static bool ref_ext_safe(u32 w, const u8 *blocked, u32 src, u32 d)
+{
+	u32 sx = src % w, sy = src / w, dx = d % w, dy = d / w, x, y;
+
+	for (x = min_t(u32, sx, dx); x <= max_t(u32, sx, dx); x++)
+		if (blocked[x + w * sy])
+			return false;
+	for (y = min_t(u32, sy, dy); y <= max_t(u32, sy, dy); y++)
+		if (blocked[sx + w * y])
+			return false;
+	return true;
+}
+
+/*
+ * Theorem 4 checked from the tree alone (not from the planner's status or
+ * last-hop records): every destination outside the blocks to which the
+ * source is extended safe must be the end of a chain of hops, each the
+ * parent of the next, that starts at the source and is as long as the
+ * Manhattan distance.
+ */
+static void check_reached(const struct wc_faultinfo *fi,
+			  const struct wc_ft_plan *p, const u8 *blocked,
+			  struct tally *t)
+{
+	u32 *depth = calloc(p->nhops + 1, sizeof(u32)), i, j;
+
+	for (i = 0; i < p->nhops; i++) {
+		const struct wc_ft_hop *h = &p->hops[i];
+
+		if (h->parent == WC_FI_NONE)
+			depth[i] = h->from == p->src ? 1 : 0;
+		else if (h->parent < i && depth[h->parent] &&
+			 p->hops[h->parent].to == h->from)
+			depth[i] = depth[h->parent] + 1;
+	}
+	for (j = 0; j < p->ndst; j++) {
+		u32 d = p->dst[j];
+		bool reached = false;
+
+		if (blocked[d] || !ref_ext_safe(fi->w, blocked, p->src, d))
+			continue;
+		t->owed++;
+		for (i = 0; i < p->nhops && !reached; i++)
+			reached = p->hops[i].to == d && depth[i] &&
+				  depth[i] == wc_fi_distance(fi, p->src, d);
+		t->missed += !reached;
+	}
+	free(depth);
+}
 
 /*
  * Check a plan on its own terms: hops are mesh links between nodes outside
@@ -270,7 +357,7 @@ static void check_plan(const struct wc_faultinfo *fi, const struct wc_ft_plan *p
 
 static void test_random(void)
 {
-	struct tally t = { 0 };
+	struct tally t = { 0 }, cut = { 0 };
 	u32 trial, s;
 
 	for (trial = 0; trial < 400; trial++) {
@@ -279,13 +366,14 @@ static void test_random(void)
 		u32 nd = 1 + rnd(25), *dst = malloc(nd * sizeof(u32));
 		u32 *dist = malloc(w * h * sizeof(u32));
 		u32 *q = malloc(w * h * sizeof(u32));
-		u8 *used = calloc(w * h, 1);
+		u8 *used = calloc(w * h, 1), *blocked = malloc(w * h);
 		struct wc_faultinfo fi;
 		u32 i, n = 0, src;
 
 		for (i = 0; i < nf; i++)
 			f[i] = rnd(w * h);
 		wc_fi_build(&fi, w, h, f, nf, NULL, 0, NULL);
+		ref_blocks(w, h, f, nf, blocked);
 		do {
 			src = rnd(w * h);
 		} while (wc_fi_in_block(&fi, src));
@@ -307,6 +395,17 @@ static void test_random(void)
 				continue;
 			}
 			check_plan(&fi, &p, &t, dist, q);
+			check_reached(&fi, &p, blocked, &t);
+			/*
+			 * The check must see a missing branch: without its
+			 * last hop (a leaf, so a destination's) the tree
+			 * leaves a destination unreached.
+			 */
+			if (p.nhops && p.nreached == p.ndst) {
+				p.nhops--;
+				check_reached(&fi, &p, blocked, &cut);
+				p.nhops++;
+			}
 			wc_ft_plan_free(&p);
 		}
 		wc_fi_free(&fi);
@@ -315,6 +414,7 @@ static void test_random(void)
 		free(dist);
 		free(q);
 		free(used);
+		free(blocked);
 	}
 	diag("%u plans, %u destinations: %u ok, %u no minimal path, %u not extended safe, %u in a block",
 	     t.plans, t.dests, t.ok, t.noway, t.notsafe, t.inblock);
@@ -322,7 +422,14 @@ static void test_random(void)
 	diag("%u hops entered a router another branch had entered", t.revisits);
 	is_int(t.bad_tree, 0, "each hop continues its parent hop: a tree from the source");
 	is_int(t.bad_len, 0, "every reached destination: path length = Manhattan distance");
-	is_int(t.stuck, 0, "extended safe source: every destination reached (Theorem 4)");
+	is_int(t.stuck, 0, "every destination has a known status");
+	ok(t.owed > 1000, "%u destinations owed a minimal path by Theorem 4",
+	   t.owed);
+	is_int(t.missed, 0, "extended safe source: every destination reached "
+	       "through the tree on a minimal path (Theorem 4, from the hops)");
+	ok(cut.owed && cut.missed > 0,
+	   "the same check finds %u destinations cut off when a leaf hop is "
+	   "removed", cut.missed);
 	is_int(t.bad_status, 0, "'no minimal path' / 'not extended safe' agree with BFS");
 	is_int(t.bad_leaf, 0, "every leaf of the tree is a destination");
 	is_int(t.worse, 0, "never more traffic than multiple unicast");

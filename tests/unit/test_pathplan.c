@@ -25,9 +25,52 @@ struct world {
 	u32 *fp;	/* fp[u * N + v]: first port R takes from u to v */
 };
 
+/*
+ * The routing function R of Bouchitte, Cohen and Fleury (section 2.1),
+ * written here from the paper rather than taken from label_route.c: from
+ * u toward v, the neighbour z with the greatest label L(z) <= L(v) if
+ * L(u) < L(v), with the least label L(z) >= L(v) otherwise (the lowest
+ * port if two links lead to it).  Only the topology's neighbours and the
+ * labels are the project's.
+ */
+static u32 ref_port(const struct world *w, u32 u, u32 v)
+{
+	u32 lu = w->lb.label[u], lv = w->lb.label[v], p, z, lz;
+	u32 best = U32_MAX, bl = 0;
+
+	for (p = 0; p < w->t.nports; p++) {
+		z = wc_topo_neighbor(&w->t, u, p);
+		if (z == WC_NO_NODE)
+			continue;
+		lz = w->lb.label[z];
+		if (lu < lv ? lz > lv : lz < lv)
+			continue;
+		if (best == U32_MAX || (lu < lv ? lz > bl : lz < bl)) {
+			best = p;
+			bl = lz;
+		}
+	}
+	return best;
+}
+
+/* Hops R takes from u to v, U32_MAX if it gets stuck or loops. */
+static u32 ref_hops(const struct world *w, u32 u, u32 v)
+{
+	u32 hops = 0, p;
+
+	while (u != v) {
+		p = ref_port(w, u, v);
+		if (p == U32_MAX || hops >= w->t.nnodes)
+			return U32_MAX;
+		u = wc_topo_neighbor(&w->t, u, p);
+		hops++;
+	}
+	return hops;
+}
+
 static int world_init(struct world *w, u32 kind, u32 ndims, const u32 *dims)
 {
-	u32 n, u, v, nbr[WC_MAX_PORTS];
+	u32 n, u, v;
 
 	if (wc_topo_init(&w->t, kind, ndims, dims, NULL) ||
 	    wc_labeling_init(&w->lb, &w->t))
@@ -36,12 +79,9 @@ static int world_init(struct world *w, u32 kind, u32 ndims, const u32 *dims)
 	w->dr = calloc((size_t)n * n, sizeof(u32));
 	w->fp = calloc((size_t)n * n, sizeof(u32));
 	for (u = 0; u < n; u++) {
-		u32 own = wc_labeling_router(&w->lb, u, nbr);
-
 		for (v = 0; v < n; v++) {
-			w->dr[u * n + v] = wc_labeling_route(&w->lb, u, v, NULL);
-			w->fp[u * n + v] = wc_lr_next_port(own, nbr, w->t.nports,
-							   w->lb.label[v]);
+			w->dr[u * n + v] = ref_hops(w, u, v);
+			w->fp[u * n + v] = u == v ? U32_MAX : ref_port(w, u, v);
 		}
 	}
 	return 0;

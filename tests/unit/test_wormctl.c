@@ -2,19 +2,30 @@
 /*
  * wormctl without the kernel: command-line parsing, the JSON writer
  * (escaping, structure, pretty form, validity of every display), the text
- * displays, and the counter name tables against the uapi enums.  The
- * netlink side (nl.c, fabric.c) needs the module: tests/vm covers it.
+ * displays, the counter name tables against the uapi enums, and the
+ * offline planners (plan.c, plan_*.c) run as "wormctl plan" would, with
+ * their output, messages and exit status.  The netlink side (nl.c,
+ * fabric.c) needs the module: tests/vm covers it.
  */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "../../tools/wormctl/json.c"
 #include "../../tools/wormctl/names.c"
 #include "../../tools/wormctl/args.c"
 #include "../../tools/wormctl/show.c"
+#include "../../tools/wormctl/plan_common.c"
+#include "../../tools/wormctl/plan_paths.c"
+#include "../../tools/wormctl/plan_faults.c"
+#include "../../tools/wormctl/plan_trees.c"
+#include "../../tools/wormctl/plan_dcf.c"
+#include "../../tools/wormctl/plan.c"
 
 #define ARGV(...) ((char *[]){ "wormctl", __VA_ARGS__ })
 #define NARGS(...) ((int)(sizeof((char *[]){ "wormctl", __VA_ARGS__ }) / \
@@ -593,8 +604,263 @@ static void test_args(void)
 	   "-- ends the options");
 }
 
+/* ---- wormctl plan, run in-process: output, messages, exit status ---- */
+
+struct plan_run {
+	int status;
+	char *out, *err;
+	double secs;
+};
+
+static char *slurp(FILE *f)
+{
+	long n;
+	char *buf;
+
+	fflush(f);
+	n = ftell(f);
+	buf = calloc((size_t)n + 1, 1);
+	rewind(f);
+	if (buf && n > 0 && fread(buf, 1, (size_t)n, f) != (size_t)n)
+		buf[0] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* "wormctl [-j] plan WORDS...", stdout and stderr captured. */
+static void plan_run(struct plan_run *r, bool json, int argc, char **argv)
+{
+	struct wormctl_opts o = { .json = json };
+	FILE *fo = tmpfile(), *fe = tmpfile();
+	int so = dup(1), se = dup(2);
+	struct timespec t0, t1;
+
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fileno(fo), 1);
+	dup2(fileno(fe), 2);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r->status = wormctl_plan(argc, argv, &o);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	r->secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	r->out = slurp(fo);
+	r->err = slurp(fe);
+}
+
+/* The first line of @s, for a TAP description (at most 150 bytes). */
+static const char *line1(const char *s)
+{
+	static char buf[4][152];
+	static unsigned int turn;
+	char *b = buf[turn++ % 4];
+
+	snprintf(b, sizeof(buf[0]), "%.*s", (int)strcspn(s, "\n"), s);
+	return b;
+}
+
+static void plan_done(struct plan_run *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+#define PLAN(r, json, ...) \
+	plan_run((r), (json), (int)(sizeof((char *[]){ __VA_ARGS__ }) / \
+				    sizeof(char *)), (char *[]){ __VA_ARGS__ })
+
+/*
+ * OTMS over its budget is refused at once, naming the budget and what
+ * fits (it used to run for minutes, then print "Argument list too long").
+ */
+static void test_plan_otms_budget(void)
+{
+	static const char *const big[][2] = {
+		{ "star", "5" }, { "hypercube", "7" }, { "hypercube", "8" },
+		{ "torus", "8x8x8" },
+	};
+	struct plan_run r;
+	char want[64];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(big); i++) {
+		PLAN(&r, false, (char *)big[i][0], (char *)big[i][1], "otms",
+		     "--src", "0", "--dst", "all");
+		snprintf(want, sizeof(want), "budget of %u", WC_OTMS_BUDGET);
+		ok(r.status == WORMCTL_EXIT_USAGE && !*r.out &&
+		   strstr(r.err, want) && strstr(r.err, "at most") &&
+		   strstr(r.err, "fit") && r.secs < 1.0,
+		   "plan %s %s otms --dst all: refused at once (%.3f s, exit %d): %s",
+		   big[i][0], big[i][1], r.secs, r.status, line1(r.err));
+		plan_done(&r);
+	}
+	/* S_5 from 0: 119 destinations on 4 ports; 68 fit */
+	PLAN(&r, false, "star", "5", "otms", "--src", "0", "--dst", "all");
+	ok(strstr(r.err, "119 destinations") && strstr(r.err, "4 source ports") &&
+	   strstr(r.err, "at most 68 destinations"),
+	   "the message names the side, its ports and the most that fit");
+	plan_done(&r);
+	ok(wc_otms_fit(4) == 68 && wc_otms_states(68, 4) <= WC_OTMS_BUDGET &&
+	   wc_otms_states(69, 4) > WC_OTMS_BUDGET,
+	   "wc_otms_fit(4) is the last size within the budget");
+	/* what fits still runs, and what the budget allows is solved */
+	PLAN(&r, false, "star", "5", "otms", "--src", "0", "--dst",
+	     "1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18:19:20:21:22:23:24:25:26:27:28:29:30");
+	ok(r.status == 0 && strstr(r.out, "total:"),
+	   "plan star 5 otms with 30 destinations runs (exit %d, %.2f s)",
+	   r.status, r.secs);
+	plan_done(&r);
+}
+
+/* The message names the word that is wrong. */
+static void test_plan_words(void)
+{
+	struct plan_run r;
+
+	PLAN(&r, false, "torus", "4x4", "nope");
+	ok(r.status == WORMCTL_EXIT_USAGE && strstr(r.err, "\"nope\"") &&
+	   !strstr(r.err, "\"torus\""),
+	   "plan torus 4x4 nope: names \"nope\" (%s)", line1(r.err));
+	plan_done(&r);
+	PLAN(&r, false, "tours", "4x4", "labels");
+	ok(r.status == WORMCTL_EXIT_USAGE && strstr(r.err, "topology \"tours\""),
+	   "plan tours 4x4 labels: names the topology (%s)", line1(r.err));
+	plan_done(&r);
+	PLAN(&r, false, "mesh", "4x4");
+	ok(r.status == WORMCTL_EXIT_USAGE && strstr(r.err, "which structure"),
+	   "plan mesh 4x4: asks for the structure (%s)", line1(r.err));
+	plan_done(&r);
+}
+
+/*
+ * Definition 1 of Wu and Chen disables every healthy node of a 3x3 mesh
+ * with faults at the corners and the centre: one block, no node outside
+ * it, so no node is "safe" (it used to say "every node is safe").
+ */
+static void test_plan_whole_block(void)
+{
+	struct plan_run r;
+
+	PLAN(&r, false, "mesh", "3x3", "faults", "--faulty",
+	     "0,0:1,1:2,2:0,2:2,0");
+	ok(r.status == 0 && strstr(r.out, "block 0: (0,0)-(2,2), 9 nodes, 5 faulty") &&
+	   !strstr(r.out, "every node is safe") &&
+	   strstr(r.out, "every node is in a faulty block, 5 faulty and 4 healthy but disabled"),
+	   "3x3 mesh all in one block: no safe node claimed");
+	plan_done(&r);
+	PLAN(&r, true, "mesh", "3x3", "faults", "--faulty",
+	     "0,0:1,1:2,2:0,2:2,0");
+	ok(json_valid(r.out) && strstr(r.out, "\"nodes_outside_blocks\":0"),
+	   "JSON: nodes_outside_blocks 0");
+	plan_done(&r);
+	PLAN(&r, false, "mesh", "5x5", "faults", "--faulty", "2,2");
+	ok(r.status == 0 && !strstr(r.out, "every node") &&
+	   strstr(r.out, "\n  (2,0)"), "one fault: the unsafe nodes are listed");
+	plan_done(&r);
+	PLAN(&r, false, "mesh", "5x5", "faults");
+	ok(r.status == 0 && strstr(r.out, "(none: every node is safe)"),
+	   "no fault: every node is safe");
+	plan_done(&r);
+	PLAN(&r, false, "mesh", "3x3", "faults", "--faulty",
+	     "0,0:1,1:2,2:0,2:2,0", "--src", "1,0", "--dst", "0,1");
+	ok(r.status == WORMCTL_EXIT_USAGE && strstr(r.err, "source inside a faulty block"),
+	   "and a multicast from a disabled node is refused (exit %d)", r.status);
+	plan_done(&r);
+}
+
+/* Usage errors exit 2 on every planner's paths, as tools.rst says. */
+static void test_plan_exit_codes(void)
+{
+	static const char *const usage[][10] = {
+		{ "mesh", "3x3x", "labels" },
+		{ "mesh", "0x3", "labels" },
+		{ "mesh", "99999x99999", "labels" },
+		{ "hypercube", "4x4", "labels" },
+		{ "star", "9", "labels" },
+		{ "mesh", "4x4", "otms", "--src", "99", "--dst", "1" },
+		{ "mesh", "4x4", "otms", "--src", "0", "--dst", "0" },
+		{ "mesh", "4x4", "otms", "--src", "0", "--dst", "1,1" },
+		{ "mesh", "4x4", "otms", "--src", "0", "--dst", "x" },
+		{ "mesh", "4x4", "otms", "--src", "0" },
+		{ "mesh", "4x4", "labels", "--bogus" },
+		{ "mesh", "1x9", "faults" },
+		{ "mesh", "4x4", "faults", "--faulty", "9,9" },
+		{ "mesh", "4x4", "faults", "--src", "0,0" },
+		{ "mesh", "4x4", "faults", "--strategy", "4" },
+		{ "mesh", "4x4", "faults", "--faulty-links", "0,0-2,2" },
+		{ "mesh", "4x4", "faults", "--bogus", "1" },
+		{ "torus", "3x3x", "dstm-1" },
+		{ "torus", "4x4", "dstm-1", "--root", "16" },
+		{ "torus", "99999x99999", "spam" },
+		{ "torus", "4x6", "rt-special" },
+		{ "torus", "4x4", "dstm-header", "--tree", "1" },
+		{ "torus", "4x4", "dstm-header", "--tree", "1", "--src", "0",
+		  "--dst", "1,1" },
+		{ "torus", "6x6", "dcf" },
+		{ "torus", "4", "dcf" },
+		{ "torus", "4x4", "dcf", "--src", "4,0" },
+		{ "torus", "4x4", "dcf", "--step", "3" },
+		{ "torus", "4x4", "edn", "--bogus", "1" },
+		{ "torus", "4x4", "unicast-bcast", "--ts" },
+	};
+	struct plan_run r;
+	size_t i;
+	int argc;
+	char line[160];
+
+	for (i = 0; i < ARRAY_SIZE(usage); i++) {
+		line[0] = '\0';
+		for (argc = 0; argc < 10 && usage[i][argc]; argc++)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 " %s", usage[i][argc]);
+		plan_run(&r, false, argc, (char **)usage[i]);
+		ok(r.status == WORMCTL_EXIT_USAGE && *r.err && !*r.out,
+		   "plan%s: usage error, exit 2 (exit %d: %s)", line,
+		   r.status, line1(r.err));
+		plan_done(&r);
+	}
+	PLAN(&r, false, "mesh", "4x4", "labels", "--svg", "/nonexistent/x.svg");
+	ok(r.status == WORMCTL_EXIT_ERROR, "an SVG that cannot be written: exit 1");
+	plan_done(&r);
+	PLAN(&r, false, "mesh", "4x4", "labels");
+	ok(r.status == WORMCTL_EXIT_OK && strstr(r.out, "Hamiltonian labeling"),
+	   "plan mesh 4x4 labels: exit 0");
+	plan_done(&r);
+}
+
+/*
+ * unicast-bcast on 64x64 checks 4 million sharing pairs: streamed, not
+ * listed (it took a minute and 1 GB).
+ */
+static void test_plan_unicast_bcast(void)
+{
+	struct plan_run r;
+	struct rusage ru;
+
+	PLAN(&r, false, "torus", "64x64", "unicast-bcast", "--step", "2048");
+	getrusage(RUSAGE_SELF, &ru);
+	ok(r.status == 0 && strstr(r.out, "sharing pairs 4064225,") &&
+	   strstr(r.out, "failing Theorem 1 0"),
+	   "plan torus 64x64 unicast-bcast: 4064225 sharing pairs checked, "
+	   "none failing (%.1f s)", r.secs);
+	diag("peak RSS of the whole test so far: %ld MB", ru.ru_maxrss / 1024);
+	ok(ru.ru_maxrss < 400 * 1024, "... in bounded memory (peak %ld MB)",
+	   ru.ru_maxrss / 1024);
+	plan_done(&r);
+}
+
 int main(void)
 {
+	test_plan_otms_budget();
+	test_plan_words();
+	test_plan_whole_block();
+	test_plan_exit_codes();
+	test_plan_unicast_bcast();
 	test_escape();
 	test_writer();
 	test_show();

@@ -16,34 +16,6 @@
 
 #define WORMCTL_VERSION "0.1"
 
-/* Offline planners, tried in turn until one knows the structure word. */
-static int (*const planners[])(int, char **, const struct wormctl_opts *) = {
-	plan_trees,
-	plan_paths,
-	plan_faults,
-	plan_dcf,
-};
-
-static int cmd_plan(const struct wormctl_cmdline *c)
-{
-	size_t i;
-	int r;
-
-	if (c->plan_argc < 1) {
-		fprintf(stderr,
-			"wormctl: plan: which structure? See Documentation/tools.rst\n");
-		return 2;
-	}
-	for (i = 0; i < sizeof(planners) / sizeof(planners[0]); i++) {
-		r = planners[i](c->plan_argc, c->plan_argv, &c->opts);
-		if (r != -1)
-			return r;
-	}
-	fprintf(stderr, "wormctl: plan: unknown structure \"%s\"\n",
-		c->plan_argv[0]);
-	return 2;
-}
-
 int main(int argc, char **argv)
 {
 	struct wormctl_cmdline c;
@@ -68,7 +40,7 @@ int main(int argc, char **argv)
 	case WCMD_STATS:
 		return cmd_stats(&c);
 	case WCMD_PLAN:
-		return cmd_plan(&c);
+		return wormctl_plan(c.plan_argc, c.plan_argv, &c.opts);
 	}
 	return 2;
 }

@@ -27,7 +27,7 @@ struct dcf_args {
 	struct dcf_timing tm;
 };
 
-static void usage(void)
+static void dcf_usage(void)
 {
 	fprintf(stderr,
 		"usage: wormctl plan torus NxN {dcf|edn|unicast-bcast} [--src X,Y] [--step N]\n"
@@ -52,13 +52,13 @@ static int parse_args(int argc, char **argv, struct dcf_args *a)
 	a->tm.len = 32;
 	if (!strchr(argv[1], 'x')) {
 		fprintf(stderr, "wormctl: torus size must be NxN, got '%s'\n", argv[1]);
-		return 1;
+		return WORMCTL_EXIT_USAGE;
 	}
 	if (plan_parse_dims(argv[1], dims, 2, DCF_MAX_SIDE) != 2 ||
 	    dims[0] != dims[1] || !dcf_side_ok(dims[0])) {
 		fprintf(stderr, "wormctl: '%s': the torus must be square, a power of two from 4x4 to 64x64\n",
 			argv[1]);
-		return 1;
+		return WORMCTL_EXIT_USAGE;
 	}
 	a->side = dims[0];
 	a->scheme = (u32)dcf_scheme_parse(argv[2]);
@@ -68,7 +68,7 @@ static int parse_args(int argc, char **argv, struct dcf_args *a)
 
 		if (!val) {
 			fprintf(stderr, "wormctl: option %s needs a value\n", opt);
-			return 2;
+			return WORMCTL_EXIT_USAGE;
 		}
 		if (!strcmp(opt, "--src")) {
 			const u32 grid[2] = { a->side, a->side };
@@ -111,12 +111,12 @@ static int parse_args(int argc, char **argv, struct dcf_args *a)
 			bad = parse_time(val, &a->tm.len);
 		} else {
 			fprintf(stderr, "wormctl: unknown option '%s'\n", opt);
-			usage();
-			return 2;
+			dcf_usage();
+			return WORMCTL_EXIT_USAGE;
 		}
 		if (bad) {
 			fprintf(stderr, "wormctl: bad value '%s' for %s\n", val, opt);
-			return 1;
+			return WORMCTL_EXIT_USAGE;
 		}
 		i++;
 	}
@@ -228,8 +228,8 @@ static void print_json(const struct dcf_sched *s, const struct dcf_args *a,
 }
 
 /* One panel per step: informed nodes filled, this step's routes drawn. */
-static int write_svg(const struct dcf_sched *s, const struct dcf_args *a,
-		     u32 nsteps)
+static int dcf_svg(const struct dcf_sched *s, const struct dcf_args *a,
+		   u32 nsteps)
 {
 	static const char *const colour[2] = { "#1f77b4", "#d62728" };
 	u32 n = s->side, cell = n <= 16 ? 24 : (n <= 32 ? 12 : 7);
@@ -241,7 +241,7 @@ static int write_svg(const struct dcf_sched *s, const struct dcf_args *a,
 	if (first > nsteps) {
 		fprintf(stderr, "wormctl: --step %u: the schedule has %u steps\n",
 			a->step, nsteps);
-		return 1;
+		return WORMCTL_EXIT_USAGE;
 	}
 	cols = last - first + 1 < 3 ? last - first + 1 : 3;
 	got = calloc(s->nnodes, sizeof(*got));
@@ -320,7 +320,7 @@ int plan_dcf(int argc, char **argv, const struct wormctl_opts *o)
 		return ret;
 	if (dcf_build(&s, a.scheme, a.side, a.sx + a.side * a.sy, NULL, &why)) {
 		fprintf(stderr, "wormctl: %s\n", why ? why : "out of memory");
-		return 1;
+		return why ? WORMCTL_EXIT_USAGE : WORMCTL_EXIT_ERROR;
 	}
 	recv = calloc(s.nnodes, sizeof(*recv));
 	if (!recv || dcf_check(&s, a.model, &a.tm, &r)) {
@@ -333,7 +333,7 @@ int plan_dcf(int argc, char **argv, const struct wormctl_opts *o)
 	if (a.step && a.step > r.nsteps) {
 		fprintf(stderr, "wormctl: --step %u: the schedule has %u steps\n",
 			a.step, r.nsteps);
-		ret = 1;
+		ret = WORMCTL_EXIT_USAGE;
 		goto out;
 	}
 	if (o && o->json)
@@ -341,7 +341,7 @@ int plan_dcf(int argc, char **argv, const struct wormctl_opts *o)
 	else
 		print_text(&s, &a, &r, has_paper, paper, recv);
 	if (a.svg)
-		ret = write_svg(&s, &a, r.nsteps);
+		ret = dcf_svg(&s, &a, r.nsteps);
 out:
 	free(recv);
 	dcf_free(&s);

@@ -34,13 +34,13 @@ struct req {
 	const char *svg;
 };
 
-static int usage(const char *msg)
+static int faults_usage(const char *msg)
 {
 	fprintf(stderr, PF "%s\n"
 		"usage: wormctl plan mesh WxH faults [--faulty x,y:x,y...]\n"
 		"         [--faulty-links x,y-x,y:...] [--src x,y --dst x,y:...]\n"
 		"         [--strategy 1|2|3] [--seed N] [--svg FILE]\n", msg);
-	return 2;
+	return WORMCTL_EXIT_USAGE;
 }
 
 /* "x,y" inside the mesh -> node id; *end after it. */
@@ -100,19 +100,19 @@ static bool parse_links(struct req *r, const char *s)
 	return true;
 }
 
-static int parse(int argc, char **argv, struct req *r)
+static int faults_parse(int argc, char **argv, struct req *r)
 {
 	const char *s;
 	u32 dims[2];
 	int i;
 
 	if (argc < 3)
-		return usage("need: mesh WxH faults");
+		return faults_usage("need: mesh WxH faults");
 	if (plan_parse_dims(argv[1], dims, 2, WC_FI_MAX_SIDE) != 2 ||
 	    dims[0] < 2 || dims[1] < 2) {
 		fprintf(stderr, PF "bad mesh size \"%s\" (WxH, sides 2 to %u)\n",
 			argv[1], WC_FI_MAX_SIDE);
-		return 1;
+		return WORMCTL_EXIT_USAGE;
 	}
 	r->w = dims[0];
 	r->h = dims[1];
@@ -122,7 +122,7 @@ static int parse(int argc, char **argv, struct req *r)
 		bool good = true;
 
 		if (!val)
-			return usage("option without a value");
+			return faults_usage("option without a value");
 		i++;
 		if (!strcmp(opt, "--faulty")) {
 			free(r->faulty);
@@ -148,18 +148,18 @@ static int parse(int argc, char **argv, struct req *r)
 			r->svg = val;
 		} else {
 			fprintf(stderr, PF "unknown option \"%s\"\n", opt);
-			return 2;
+			return WORMCTL_EXIT_USAGE;
 		}
 		if (!good) {
 			fprintf(stderr, PF "bad value \"%s\" for %s "
 				"(coordinates inside the %ux%u mesh; strategy 1 to 3)\n",
 				val, opt, r->w, r->h);
-			return 1;
+			return WORMCTL_EXIT_USAGE;
 		}
 	}
 	if (r->have_src != (r->ndst > 0)) {
 		fprintf(stderr, PF "--src and --dst go together\n");
-		return 1;
+		return WORMCTL_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -201,7 +201,7 @@ static void print_safety(struct out *o, const char *key, u16 v)
 
 static void show_blocks(struct out *o, const struct wc_faultinfo *fi)
 {
-	u32 b, n, unsafe = 0;
+	u32 b, n, unsafe = 0, outside = 0, nfaulty = 0;
 
 	out_text(o, "mesh %ux%u: %u faulty blocks\n", fi->w, fi->h, fi->nblocks);
 	jarr(o, "blocks");
@@ -233,6 +233,8 @@ static void show_blocks(struct out *o, const struct wc_faultinfo *fi)
 	for (n = 0; n < fi->nnodes; n++) {
 		const struct wc_fi_safety *s = &fi->safety[n];
 
+		nfaulty += fi->faulty[n];
+		outside += !wc_fi_in_block(fi, n);
 		if (!o->json && (wc_fi_in_block(fi, n) || wc_fi_safe(fi, n)))
 			continue;
 		jobj(o, NULL);
@@ -252,8 +254,18 @@ static void show_blocks(struct out *o, const struct wc_faultinfo *fi)
 		jend_obj(o);
 	}
 	jend_arr(o);
-	if (!o->json && !unsafe)
+	/*
+	 * Definition 1 may disable every healthy node (5 faults in a 3x3
+	 * mesh do): then no node is left to be safe or unsafe, nor to send.
+	 */
+	if (!o->json && !outside)
+		out_text(o, "  (none: every node is in a faulty block, %u faulty "
+			 "and %u healthy but disabled; no node can send or "
+			 "receive)\n", nfaulty, fi->nnodes - nfaulty);
+	else if (!o->json && !unsafe)
 		out_text(o, "  (none: every node is safe)\n");
+	if (o->json)
+		json_u64(o, "nodes_outside_blocks", outside);
 }
 
 static void xy(const struct wc_faultinfo *fi, u32 n, char *buf, size_t len)
@@ -337,21 +349,21 @@ static void show_plan(struct out *o, const struct wc_faultinfo *fi,
 }
 
 /* SVG: nodes, blocks (faulty nodes darker), adjacent lines, the tree. */
-#define CELL 24
+#define FAULT_CELL 24
 #define PAD 20
 
 static int cx_of(const struct wc_faultinfo *fi, u32 x)
 {
-	return PAD + (int)x * CELL;
+	return PAD + (int)x * FAULT_CELL;
 }
 
 static int cy_of(const struct wc_faultinfo *fi, u32 y)
 {
-	return PAD + (int)(fi->h - 1 - y) * CELL;	/* y grows upwards */
+	return PAD + (int)(fi->h - 1 - y) * FAULT_CELL;	/* y grows upwards */
 }
 
-static int write_svg(const char *path, const struct wc_faultinfo *fi,
-		     const struct wc_ft_plan *p)
+static int faults_svg(const char *path, const struct wc_faultinfo *fi,
+		      const struct wc_ft_plan *p)
 {
 	static const char *const subnet_colour[] = {
 		"#d62728", "#1f77b4", "#2ca02c", "#9467bd",
@@ -363,7 +375,7 @@ static int write_svg(const char *path, const struct wc_faultinfo *fi,
 		return 1;
 	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%d\" font-family=\"sans-serif\" font-size=\"9\">\n",
-		2 * PAD + (int)(fi->w - 1) * CELL, 2 * PAD + (int)(fi->h - 1) * CELL);
+		2 * PAD + (int)(fi->w - 1) * FAULT_CELL, 2 * PAD + (int)(fi->h - 1) * FAULT_CELL);
 	fprintf(fp, "<defs><marker id=\"a\" viewBox=\"0 0 6 6\" refX=\"6\" "
 		"refY=\"3\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\">"
 		"<path d=\"M0,0L6,3L0,6z\"/></marker></defs>\n");
@@ -391,8 +403,8 @@ static int write_svg(const char *path, const struct wc_faultinfo *fi,
 		fprintf(fp, "</g>\n");
 		fprintf(fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 			"fill=\"#bbbbbb\" stroke=\"#555555\"/>\n",
-			cx_of(fi, r->x0) - CELL / 2, cy_of(fi, r->y1) - CELL / 2,
-			(r->x1 - r->x0 + 1) * CELL, (r->y1 - r->y0 + 1) * CELL);
+			cx_of(fi, r->x0) - FAULT_CELL / 2, cy_of(fi, r->y1) - FAULT_CELL / 2,
+			(r->x1 - r->x0 + 1) * FAULT_CELL, (r->y1 - r->y0 + 1) * FAULT_CELL);
 	}
 	for (n = 0; n < fi->nnodes; n++)
 		fprintf(fp, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\"/>\n",
@@ -444,14 +456,15 @@ int plan_faults(int argc, char **argv, const struct wormctl_opts *opts)
 
 	if (argc < 3 || strcmp(argv[0], "mesh") || strcmp(argv[2], "faults"))
 		return -1;
-	ret = parse(argc, argv, &r);
+	ret = faults_parse(argc, argv, &r);
 	if (ret)
 		goto out;
 	err = wc_fi_build(&fi, r.w, r.h, r.faulty, r.nfaulty,
 			  (const u32 (*)[2])r.links, r.nlinks, &why);
 	if (err) {
+		/* -EINVAL: the fault list itself is wrong */
 		fprintf(stderr, PF "%s\n", err == -EINVAL ? why : strerror(-err));
-		ret = 1;
+		ret = err == -EINVAL ? WORMCTL_EXIT_USAGE : WORMCTL_EXIT_ERROR;
 		goto out;
 	}
 	if (r.have_src) {
@@ -459,9 +472,11 @@ int plan_faults(int argc, char **argv, const struct wormctl_opts *opts)
 
 		err = wc_ft_plan(&fi, r.src, r.dst, r.ndst, &po, &plan, &why);
 		if (err) {
+			/* -EINVAL: source or destinations refused */
 			fprintf(stderr, PF "%s\n",
 				err == -EINVAL ? why : strerror(-err));
-			ret = 1;
+			ret = err == -EINVAL ? WORMCTL_EXIT_USAGE :
+			      WORMCTL_EXIT_ERROR;
 			goto out_fi;
 		}
 		planned = true;
@@ -473,7 +488,7 @@ int plan_faults(int argc, char **argv, const struct wormctl_opts *opts)
 		show_plan(&o, &fi, &plan, r.strategy);
 	jend_obj(&o);
 	if (r.svg)
-		ret = write_svg(r.svg, &fi, planned ? &plan : NULL);
+		ret = faults_svg(r.svg, &fi, planned ? &plan : NULL);
 	if (planned)
 		wc_ft_plan_free(&plan);
 out_fi:

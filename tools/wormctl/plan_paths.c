@@ -36,7 +36,7 @@ struct ctx {
 	const char *kind_word, *size_word, *struct_word;
 };
 
-static void usage(void)
+static void paths_usage(void)
 {
 	fprintf(stderr,
 		"usage: wormctl plan { mesh | torus } DIMS STRUCT [OPTIONS]\n"
@@ -70,21 +70,21 @@ static int parse_topo(struct ctx *c)
 	ndims = plan_parse_dims(c->size_word, dims, WC_MAX_DIMS, U32_MAX);
 	if (ndims < 0) {
 		fprintf(stderr, "wormctl: bad size \"%s\"\n", c->size_word);
-		return 1;
+		return WORMCTL_EXIT_USAGE;
 	}
 	if (kind > WC_TOPO_TORUS && ndims != 1) {
 		fprintf(stderr, "wormctl: bad size \"%s\" for %s\n",
 			c->size_word, c->kind_word);
-		return 1;
+		return WORMCTL_EXIT_USAGE;
 	}
 	if (wc_topo_init(&c->t, kind, (u32)ndims, dims, &why)) {
 		fprintf(stderr, "wormctl: %s %s: %s\n", c->kind_word,
 			c->size_word, why);
-		return 1;
+		return WORMCTL_EXIT_USAGE;
 	}
 	if (wc_labeling_init(&c->lb, &c->t)) {
 		fprintf(stderr, "wormctl: cannot build the labeling\n");
-		return 1;
+		return WORMCTL_EXIT_ERROR;
 	}
 	return 0;
 }
@@ -140,7 +140,10 @@ static void node_name(const struct ctx *c, u32 v, char *buf, size_t len)
 	}
 }
 
-/* Add the nodes of one --dst value; returns 0 or 1 (error printed). */
+/*
+ * Add the nodes of one --dst value; returns 0, or the exit status with the
+ * error printed.
+ */
 static int parse_dst_list(const struct ctx *c, const char *arg, u32 src,
 			  u32 *dests, u32 *k, u8 *seen)
 {
@@ -159,26 +162,26 @@ static int parse_dst_list(const struct ctx *c, const char *arg, u32 src,
 	}
 	buf = strdup(arg);
 	if (!buf)
-		return 1;
+		return WORMCTL_EXIT_ERROR;
 	for (tok = strtok_r(buf, sep, &save); tok;
 	     tok = strtok_r(NULL, sep, &save)) {
 		v = parse_node(c, tok);
 		if (v == WC_NO_NODE) {
 			fprintf(stderr, "wormctl: bad destination \"%s\"\n", tok);
 			free(buf);
-			return 1;
+			return WORMCTL_EXIT_USAGE;
 		}
 		if (v == src) {
 			fprintf(stderr, "wormctl: destination \"%s\" is the source\n",
 				tok);
 			free(buf);
-			return 1;
+			return WORMCTL_EXIT_USAGE;
 		}
 		if (seen[v]) {
 			fprintf(stderr, "wormctl: destination \"%s\" given twice\n",
 				tok);
 			free(buf);
-			return 1;
+			return WORMCTL_EXIT_USAGE;
 		}
 		seen[v] = 1;
 		dests[(*k)++] = v;
@@ -381,6 +384,36 @@ static int do_labels(struct ctx *c, bool table, const char *svg)
 
 /* --------------------------------------------------------- multicasts */
 
+/*
+ * OTMS is exponential in the ports a side uses: refuse, before any work, a
+ * request over the budget (pathplan.h), saying what would fit.  Returns 0
+ * if it fits, else the exit status with the reason printed.
+ */
+static int otms_budget(const struct ctx *c, u32 src, const u32 *dests, u32 k)
+{
+	static const char *const where[2] = { "above", "below" };
+	struct wc_otms_side side[2];
+	u32 i;
+
+	if (wc_otms_size(&c->lb, src, dests, k, side) != -E2BIG)
+		return 0;
+	for (i = 0; i < 2; i++) {
+		if (side[i].states <= WC_OTMS_BUDGET)
+			continue;
+		fprintf(stderr,
+			"wormctl: otms: %u destinations %s the source's label, "
+			"reached through %u source ports, bound %.3g states of "
+			"the dynamic programme: over the budget of %u; with %u "
+			"ports at most %u destinations fit on a side\n",
+			side[i].m, where[i], side[i].ports, side[i].states,
+			WC_OTMS_BUDGET, side[i].ports,
+			wc_otms_fit(side[i].ports));
+	}
+	fprintf(stderr, "wormctl: otms: use fewer destinations, or ocms, "
+		"multipath or dual-path (see Documentation/paths.rst)\n");
+	return WORMCTL_EXIT_USAGE;
+}
+
 static int do_pathplan(struct ctx *c, enum wc_pathplan_algo algo, u32 src,
 		       const u32 *dests, u32 k, const char *svg)
 {
@@ -389,11 +422,22 @@ static int do_pathplan(struct ctx *c, enum wc_pathplan_algo algo, u32 src,
 	char name[32];
 	int err, ret = 0;
 
+	if (algo == WC_PP_OTMS) {
+		ret = otms_budget(c, src, dests, k);
+		if (ret)
+			return ret;
+	}
 	err = wc_pathplan(&c->lb, algo, src, dests, k, &ms);
+	if (err == -E2BIG) {
+		fprintf(stderr, "wormctl: otms: the dynamic programme outgrew "
+			"its run-time budget; use fewer destinations, or ocms, "
+			"multipath or dual-path\n");
+		return WORMCTL_EXIT_ERROR;
+	}
 	if (err) {
 		fprintf(stderr, "wormctl: %s failed: %s\n",
 			wc_pathplan_name(algo), strerror(-err));
-		return 1;
+		return WORMCTL_EXIT_ERROR;
 	}
 	path = calloc(c->t.nnodes, sizeof(u32));
 	if (!path) {
@@ -591,7 +635,7 @@ int plan_paths(int argc, char **argv, const struct wormctl_opts *o)
 	ret = parse_topo(&c);
 	if (ret)
 		return ret;
-	ret = 1;
+	ret = WORMCTL_EXIT_ERROR;
 	dests = calloc(c.t.nnodes, sizeof(u32));
 	seen = calloc(c.t.nnodes, 1);
 	if (!dests || !seen)
@@ -603,6 +647,7 @@ int plan_paths(int argc, char **argv, const struct wormctl_opts *o)
 			if (src == WC_NO_NODE) {
 				fprintf(stderr, "wormctl: bad source \"%s\"\n",
 					argv[i]);
+				ret = WORMCTL_EXIT_USAGE;
 				goto out;
 			}
 		}
@@ -614,7 +659,9 @@ int plan_paths(int argc, char **argv, const struct wormctl_opts *o)
 			   what != W_LABELS) {
 			if (src == WC_NO_NODE)
 				break;
-			if (parse_dst_list(&c, argv[++i], src, dests, &k, seen))
+			ret = parse_dst_list(&c, argv[++i], src, dests, &k,
+					     seen);
+			if (ret)
 				goto out;
 		} else if (!strcmp(argv[i], "--svg") && i + 1 < argc) {
 			svg = argv[++i];
@@ -623,16 +670,16 @@ int plan_paths(int argc, char **argv, const struct wormctl_opts *o)
 		} else {
 			fprintf(stderr, "wormctl: unexpected argument \"%s\"\n",
 				argv[i]);
-			usage();
-			ret = 2;
+			paths_usage();
+			ret = WORMCTL_EXIT_USAGE;
 			goto out;
 		}
 	}
 	if (what != W_LABELS && (src == WC_NO_NODE || !k)) {
 		fprintf(stderr, "wormctl: %s needs --src NODE and --dst LIST\n",
 			c.struct_word);
-		usage();
-		ret = 2;
+		paths_usage();
+		ret = WORMCTL_EXIT_USAGE;
 		goto out;
 	}
 	if (what == W_LABELS)

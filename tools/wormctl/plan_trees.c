@@ -33,15 +33,15 @@ struct tree_opts {
 	u32 ndst;
 };
 
-static int usage(void)
+static int trees_usage(void)
 {
 	fprintf(stderr,
 		"usage: wormctl plan torus KxM dstm-1|dstm-2|rt|rt-special|spam [--seed N] [--root NODE] [--svg FILE]\n"
 		"       wormctl plan torus KxM dstm-header --tree 1|2 --src NODE --dst A,B,...\n");
-	return 2;
+	return WORMCTL_EXIT_USAGE;
 }
 
-static int parse_list(const char *s, u32 n, struct tree_opts *t)
+static int trees_parse_dst(const char *s, u32 n, struct tree_opts *t)
 {
 	const char *p = s;
 	u32 cap = 16;
@@ -78,7 +78,7 @@ static const char *const algos[] = {
 	"dstm-1", "dstm-2", "rt", "rt-special", "spam", "dstm-header",
 };
 
-static int parse(int argc, char **argv, struct tree_opts *t)
+static int trees_parse(int argc, char **argv, struct tree_opts *t)
 {
 	int i;
 	u64 v;
@@ -86,11 +86,11 @@ static int parse(int argc, char **argv, struct tree_opts *t)
 	const char *dst = NULL;
 
 	if (argc < 3)
-		return usage();
+		return trees_usage();
 	if (plan_parse_dims(argv[1], dims, 2, 1u << 20) != 2 ||
 	    dims[0] < 2 || dims[1] < 2) {
 		fprintf(stderr, "wormctl plan torus: bad size '%s' (KxM, each at least 2)\n", argv[1]);
-		return 1;
+		return WORMCTL_EXIT_USAGE;
 	}
 	t->k = dims[0];
 	t->m = dims[1];
@@ -103,19 +103,19 @@ static int parse(int argc, char **argv, struct tree_opts *t)
 
 		if (!val) {
 			fprintf(stderr, "wormctl plan torus: %s needs a value\n", opt);
-			return usage();
+			return trees_usage();
 		}
 		i++;
 		if (!strcmp(opt, "--seed")) {
 			if (plan_parse_u64(val, ULLONG_MAX, &t->seed)) {
 				fprintf(stderr, "wormctl plan torus: bad seed '%s'\n", val);
-				return 1;
+				return WORMCTL_EXIT_USAGE;
 			}
 		} else if (!strcmp(opt, "--root") || !strcmp(opt, "--src")) {
 			if (plan_parse_u64(val, (u64)t->k * t->m - 1, &v)) {
 				fprintf(stderr, "wormctl plan torus: bad node '%s' (0..%llu)\n",
 					val, (unsigned long long)t->k * t->m - 1);
-				return 1;
+				return WORMCTL_EXIT_USAGE;
 			}
 			if (opt[2] == 'r')
 				t->root = (long)v;
@@ -126,25 +126,25 @@ static int parse(int argc, char **argv, struct tree_opts *t)
 		} else if (!strcmp(opt, "--tree")) {
 			if (plan_parse_u64(val, 2, &v) || v < 1) {
 				fprintf(stderr, "wormctl plan torus: --tree takes 1 or 2\n");
-				return 1;
+				return WORMCTL_EXIT_USAGE;
 			}
 			t->tree = (int)v;
 		} else if (!strcmp(opt, "--dst")) {
 			dst = val;
 		} else {
 			fprintf(stderr, "wormctl plan torus: unknown option '%s'\n", opt);
-			return usage();
+			return trees_usage();
 		}
 	}
 	if (!strcmp(t->algo, "dstm-header")) {
 		if (!t->tree || t->src < 0 || !dst) {
 			fprintf(stderr, "wormctl plan torus: dstm-header needs --tree, --src and --dst\n");
-			return usage();
+			return trees_usage();
 		}
-		if (parse_list(dst, t->k * t->m, t)) {
+		if (trees_parse_dst(dst, t->k * t->m, t)) {
 			fprintf(stderr, "wormctl plan torus: bad destination list '%s' (nodes 0..%u, comma separated)\n",
 				dst, t->k * t->m - 1);
-			return 1;
+			return WORMCTL_EXIT_USAGE;
 		}
 	}
 	return 0;
@@ -253,15 +253,15 @@ static void print_trees(const struct wc_sptree *trees, u32 ntrees,
 		       METRICS_MAX_NODES);
 }
 
-#define CELL 40
+#define TREE_CELL 40
 #define MARGIN 30
 
 static void svg_link(FILE *f, const struct tree_opts *t, u32 a, u32 b,
 		     const char *style)
 {
 	u32 ax = a % t->k, ay = a / t->k, bx = b % t->k, by = b / t->k;
-	double x1 = MARGIN + ax * CELL, y1 = MARGIN + ay * CELL;
-	double x2 = MARGIN + bx * CELL, y2 = MARGIN + by * CELL;
+	double x1 = MARGIN + ax * TREE_CELL, y1 = MARGIN + ay * TREE_CELL;
+	double x2 = MARGIN + bx * TREE_CELL, y2 = MARGIN + by * TREE_CELL;
 	bool wrap = (ax != bx && (ax + bx == t->k - 1) && t->k > 2 &&
 		     (ax == 0 || bx == 0)) ||
 		    (ay != by && (ay + by == t->m - 1) && t->m > 2 &&
@@ -278,13 +278,13 @@ static void svg_link(FILE *f, const struct tree_opts *t, u32 a, u32 b,
 		double dy = ay != by ? (ay == 0 ? -1 : 1) : 0;
 
 		fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" %s/>\n",
-			x1, y1, x1 + dx * CELL / 2, y1 + dy * CELL / 2, style);
+			x1, y1, x1 + dx * TREE_CELL / 2, y1 + dy * TREE_CELL / 2, style);
 		fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" %s/>\n",
-			x2, y2, x2 - dx * CELL / 2, y2 - dy * CELL / 2, style);
+			x2, y2, x2 - dx * TREE_CELL / 2, y2 - dy * TREE_CELL / 2, style);
 	}
 }
 
-static int write_svg(const struct tree_opts *t, const struct wc_sptree *trees,
+static int trees_svg(const struct tree_opts *t, const struct wc_sptree *trees,
 		     u32 ntrees, const u8 *used)
 {
 	static const char *const colour[2] = { "#d62728", "#1f77b4" };
@@ -296,7 +296,7 @@ static int write_svg(const struct tree_opts *t, const struct wc_sptree *trees,
 	if (!f)
 		return 1;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\">\n",
-		2 * MARGIN + (t->k - 1) * CELL, 2 * MARGIN + (t->m - 1) * CELL + 20);
+		2 * MARGIN + (t->k - 1) * TREE_CELL, 2 * MARGIN + (t->m - 1) * TREE_CELL + 20);
 	for (l = 0; l < wc_link_space(tp); l++) {
 		u32 a, pa, b, pb;
 
@@ -315,13 +315,13 @@ static int write_svg(const struct tree_opts *t, const struct wc_sptree *trees,
 		bool root = v == trees[0].root || (ntrees > 1 && v == trees[1].root);
 
 		fprintf(f, "<circle cx=\"%u\" cy=\"%u\" r=\"%u\" fill=\"%s\" stroke=\"black\"/>\n",
-			MARGIN + (v % t->k) * CELL, MARGIN + (v / t->k) * CELL,
+			MARGIN + (v % t->k) * TREE_CELL, MARGIN + (v / t->k) * TREE_CELL,
 			root ? 11 : 8, root ? "#ffd700" : "white");
 		fprintf(f, "<text x=\"%u\" y=\"%u\" font-size=\"8\" text-anchor=\"middle\">%u</text>\n",
-			MARGIN + (v % t->k) * CELL, MARGIN + (v / t->k) * CELL + 3, v);
+			MARGIN + (v % t->k) * TREE_CELL, MARGIN + (v / t->k) * TREE_CELL + 3, v);
 	}
 	fprintf(f, "<text x=\"5\" y=\"%u\" font-size=\"11\">torus %ux%u %s: T1 red, T2 blue, unused dashed, roots gold</text>\n",
-		2 * MARGIN + (t->m - 1) * CELL + 12, t->k, t->m, t->algo);
+		2 * MARGIN + (t->m - 1) * TREE_CELL + 12, t->k, t->m, t->algo);
 	return plan_svg_finish(f, t->svg);
 }
 
@@ -346,7 +346,7 @@ static int make_trees(const struct tree_opts *t, struct wc_sptree *trees,
 		err = wc_dstm_build(d, &sp, &why);
 		if (err) {
 			fprintf(stderr, "wormctl plan torus: %s\n", why ? why : strerror(-err));
-			return 1;
+			return err == -EINVAL ? WORMCTL_EXIT_USAGE : WORMCTL_EXIT_ERROR;
 		}
 		trees[0] = d->tree[0];
 		trees[1] = d->tree[1];
@@ -356,7 +356,7 @@ static int make_trees(const struct tree_opts *t, struct wc_sptree *trees,
 	err = wc_topo_init(&tp, WC_TOPO_TORUS, 2, (const u32[]){ t->k, t->m }, &why);
 	if (err) {
 		fprintf(stderr, "wormctl plan torus: %s\n", why);
-		return 1;
+		return WORMCTL_EXIT_USAGE;	/* size out of bounds */
 	}
 	if (!strcmp(t->algo, "spam")) {
 		if (wc_sptree_bfs(&trees[0], &tp, root))
@@ -375,7 +375,7 @@ static int make_trees(const struct tree_opts *t, struct wc_sptree *trees,
 			if (n < 0) {
 				fprintf(stderr, "wormctl plan torus: rt-special needs an NxN torus, N >= 3\n");
 				free(order);
-				return 1;
+				return WORMCTL_EXIT_USAGE;
 			}
 		} else {
 			wc_rt_random_order(order, m, t->seed);
@@ -411,6 +411,8 @@ static int cmd_header(const struct tree_opts *t, const struct wc_sptree *s,
 		fprintf(stderr, "wormctl plan torus: %s\n", nf == -EINVAL ?
 			"bad destination set (duplicates, or the source among them)" :
 			strerror(-nf));
+		if (nf == -EINVAL)
+			ret = WORMCTL_EXIT_USAGE;
 		goto out;
 	}
 	if (o->json) {
@@ -450,14 +452,14 @@ int plan_trees(int argc, char **argv, const struct wormctl_opts *o)
 	u8 *used = NULL;
 	int ret;
 
-	if (argc < 1 || strcmp(argv[0], "torus"))
+	if (argc < 3 || strcmp(argv[0], "torus"))
 		return -1;
 	for (i = 0; i < ARRAY_SIZE(algos); i++)
-		known |= argc >= 3 && !strcmp(argv[2], algos[i]);
-	if (argc >= 3 && !known)
+		known |= !strcmp(argv[2], algos[i]);
+	if (!known)
 		return -1;	/* another planner's structure on a torus */
 	memset(&t, 0, sizeof(t));
-	ret = parse(argc, argv, &t);
+	ret = trees_parse(argc, argv, &t);
 	if (ret)
 		goto out_opts;
 	is_dstm = !strncmp(t.algo, "dstm", 4);
@@ -483,7 +485,7 @@ int plan_trees(int argc, char **argv, const struct wormctl_opts *o)
 		have_metrics = !wc_trees_metrics(tp, ntrees, &pm);
 	}
 	print_trees(trees, ntrees, used, have_metrics, &pm, &t, o->json);
-	ret = t.svg ? write_svg(&t, trees, ntrees, used) : 0;
+	ret = t.svg ? trees_svg(&t, trees, ntrees, used) : 0;
 out:
 	free(used);
 	if (is_dstm) {
