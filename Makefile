@@ -7,6 +7,7 @@
 #   make check      every test (userspace unit tests, KUnit, VM selftests)
 #   make demo       multicast on an emulated 8x8 torus inside a VM
 #   make bench      benchmarks (figures, not pass/fail)
+#   make fuzz       libFuzzer harnesses, a long run (FUZZ_TIME s per target)
 #
 # Userspace code is built twice: build/rel (optimised, for the tools and the
 # benchmarks) and build/san (ASan + UBSan, for the unit tests).
@@ -136,6 +137,31 @@ demo: deps
 bench: deps
 	$(MAKE) all userspace
 	tools/bench/run.sh
+
+# ---------------------------------------------------------------- fuzzing
+# libFuzzer harnesses (tests/fuzz/, Documentation/testing.rst): built by
+# these targets only, so the rest of the build does not need clang.
+# tests/fuzz/run.sh builds them itself and runs a short bounded session.
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 600
+FUZZ_CFLAGS := -std=gnu11 -g -O1 $(WARN) $(CPPFLAGS_WC) -D_GNU_SOURCE \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,\
+	$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_LIB_SRCS := $(wildcard kmod/engine/*.c)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) $(LIB_HDRS) \
+		$(FUZZ_LIB_SRCS) $(TOOL_SRCS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS)
+
+.PHONY: fuzz fuzz-build
+fuzz-build: $(FUZZ_BINS)
+
+# A long session: FUZZ_TIME seconds per target.
+fuzz: fuzz-build
+	WC_FUZZ_TIME=$(FUZZ_TIME) tests/fuzz/run.sh
 
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install

@@ -82,6 +82,8 @@ int wc_topo_init_bounded(struct wc_topo *t, u32 kind, u32 ndims,
 		t->ndims = 1;
 		t->dims[0] = dims[0];
 		nnodes = factorial(dims[0]);
+		if (nnodes > max_nodes)
+			return fail(why, "too many nodes");
 		t->nports = dims[0] - 1;
 		t->ncoords = dims[0];
 		break;

@@ -101,6 +101,12 @@ int main(void)
 	ok(wc_topo_init(&t, WC_TOPO_STAR, 1, s8, &why) == -EINVAL,
 	   "star n 8 refused");
 	ok(wc_topo_init(&t, 99, 1, s4, &why) == -EINVAL, "unknown kind refused");
+	/* Found by tests/fuzz/fuzz_topo: the star graph ignored the bound. */
+	ok(wc_topo_init_bounded(&t, WC_TOPO_STAR, 1, s4, 23, &why) == -EINVAL &&
+	   wc_topo_init_bounded(&t, WC_TOPO_STAR, 1, s4, 24, &why) == 0 &&
+	   wc_topo_init_bounded(&t, WC_TOPO_HYPERCUBE, 1, h4, 15, &why) == -EINVAL &&
+	   wc_topo_init_bounded(&t, WC_TOPO_MESH, 2, d44, 15, &why) == -EINVAL,
+	   "a node bound below the size refused on every kind");
 
 	/* Star node ids are lexicographic ranks: 1234 is 0, 4321 is 23. */
 	is_int(wc_star_rank(4, perm), 2, "rank of 1324 is 2");

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Write the seed corpora of tests/fuzz/ (corpus/<target>/seed-NN).
+
+The seeds are in the tree; this script is how they were made, kept so that
+a change of input layout in a harness can regenerate them.  Deterministic.
+"""
+import os
+import random
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = random.Random(12)
+
+
+def write(target, seeds):
+    d = os.path.join(HERE, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):
+        if f.startswith("seed-"):
+            os.unlink(os.path.join(d, f))
+    for i, s in enumerate(seeds):
+        with open(os.path.join(d, "seed-%02d" % i), "wb") as f:
+            f.write(s)
+
+
+def words(*w, prefix=b""):
+    return prefix + b"\0".join(x.encode() for x in w)
+
+
+# ---- fuzz_iplink: errlen, max_id (u16), then the words
+IPLINK = [
+    ["topology", "torus", "dims", "8x8"],
+    ["topology", "mesh", "dims", "4x4x4", "vcs", "2"],
+    ["topology", "hypercube", "dim", "6", "replication", "async"],
+    ["topology", "star", "n", "5", "nodename", "st%d"],
+    ["topology", "mesh", "dims", "16", "flit_bytes", "64", "buf_flits", "4"],
+    ["topology", "torus", "dims", "4x4", "inj", "2", "cons", "3",
+     "router_delay", "0", "link_delay", "2", "startup", "5"],
+    ["topology", "torus", "dims", "32x32", "cycle_ns", "1000",
+     "watchdog", "5000", "queue_len", "64"],
+    ["topology", "mesh", "dims", "2x2", "nodename", "a%dbcdefghijk"],
+    ["help"],
+    ["topology", "torus", "dims", "8x8", "dims", "4x4"],
+    ["topology", "star", "dims", "5"],
+    ["topology", "ring", "dims", "8"],
+    ["topology", "mesh", "dims", "100x100"],
+    ["topology", "mesh", "dims", "4x"],
+    ["topology", "mesh", "dims", "x4"],
+    ["topology", "mesh", "dims", "4xx4"],
+    ["topology", "mesh", "dims", "1x2x3x4"],
+    ["topology", "mesh", "dims", "4294967296"],
+    ["topology", "mesh", "dims", "4", "nodename", "n%s"],
+    ["topology", "mesh", "dims", "4", "nodename", "n%d%d"],
+    ["topology", "mesh", "dims", "4", "nodename", "a/%d"],
+    ["topology", "mesh", "dims", "4", "vcs"],
+    ["topology", "mesh", "dims", "4", "vcs", "0"],
+    ["topology", "mesh", "dims", "4", "replication", "sync"],
+    ["topology", "mesh", "dims", "4", "bogus", "1"],
+    ["topology", "hypercube", "dim", "13"],
+    ["topology", "star", "n", "8"],
+    ["dims", "8x8"],
+    ["topology"],
+]
+seeds = []
+for i, w in enumerate(IPLINK):
+    hdr = bytes([rng.choice([0, 1, 8, 64, 255])]) + struct.pack("<H", rng.randrange(64))
+    seeds.append(words(*w, prefix=hdr))
+write("iplink", seeds)
+
+# ---- fuzz_wormctl: errlen, nnum, nnum bound bytes, then the words
+WORMCTL = [
+    ["fabric"], ["fabric", "show"], ["fabric", "show", "wc0"],
+    ["fabric", "list", "wc0"], ["fabric", "wc0"],
+    ["fabric", "set", "wc0", "cycle_ns", "1000"],
+    ["fabric", "set", "wc0", "watchdog", "500", "cycle_ns", "0"],
+    ["fabric", "set", "wc0", "watchdog", "0"],
+    ["fabric", "set", "wc0"], ["fabric", "set"],
+    ["fabric", "set", "wc0", "vcs", "2"],
+    ["fabric", "show", "a-very-long-device-name"],
+    ["stats", "wc0"], ["stats", "show", "wc0", "total"],
+    ["stats", "wc0", "node", "3"], ["stats", "wc0", "node", "-1"],
+    ["stats", "wc0", "node"], ["stats"],
+    ["-j", "fabric"], ["-jp", "stats", "wc0"], ["--json", "--pretty", "fabric"],
+    ["-V"], ["-h", "fabric"], ["help"], ["fabric", "help"], ["-x"],
+    ["--", "fabric"], ["-j"],
+    ["plan", "torus", "8x8", "dstm"],
+    ["plan", "mesh", "4x4", "paths", "--src", "0,0", "--dst", "1,2:3,3"],
+    ["plan", "star", "4", "tree"],
+    ["plan", "mesh", "3x3", "faults", "--faulty", "0,0:1,1"],
+    ["bogus"],
+]
+seeds = []
+for w in WORMCTL:
+    nums = bytes(rng.randrange(256) for _ in range(rng.randrange(4, 24)))
+    hdr = bytes([rng.choice([0, 1, 16, 255]), len(nums)]) + nums
+    seeds.append(words(*w, prefix=hdr))
+write("wormctl", seeds)
+
+# ---- fuzz_topo: kind/ndims byte, dims picks, bound, samples, params
+seeds = []
+TOPOS = [(1, 1, [8]), (1, 2, [4, 4]), (1, 3, [3, 3, 3]), (2, 1, [8]),
+         (2, 2, [5, 3]), (2, 2, [2, 3]), (2, 3, [4, 4, 4]), (3, 1, [4]),
+         (3, 1, [12]), (4, 1, [2]), (4, 1, [4]), (4, 1, [7]),
+         (2, 2, [71, 71]), (1, 2, [1, 4]), (3, 1, [13]), (4, 1, [8]),
+         (5, 1, [4]), (0, 1, [4])]
+for kind, ndims, dims in TOPOS:
+    for variant in range(2):
+        b = kind % 6 | ((ndims - 1) % 3) << 3
+        if variant:
+            b |= 0x04       # bounded
+        dd = (dims + [0, 0, 0])[:3]
+        s = bytes([b]) + bytes(min(x, 0xef) for x in dd)
+        if variant:
+            s += bytes([rng.randrange(2), rng.randrange(0xf0)])
+        s += bytes(rng.randrange(256) for _ in range(4 * 8 + 2))
+        s += bytes(rng.randrange(0xf0) for _ in range(12))
+        which = rng.randrange(1 << 10) if variant else 0
+        s += struct.pack("<H", which)
+        s += bytes(rng.choice([0, 1, 2, 3, 4, 8, 16, 100, 0xf1, 0xf2])
+                   for n in range(10) if which >> n & 1)
+        s += bytes(rng.randrange(256) for _ in range(6))
+        seeds.append(s)
+write("topo", seeds)
+
+# ---- fuzz_engine: u16 script length, script, decisions
+def engine_seed(kind, dims, which, picks, ops, decisions):
+    picks = [p for n, p in enumerate(picks) if which >> n & 1]
+    script = bytes([kind]) + bytes(dims) + struct.pack("<H", which) + bytes(picks)
+    for op in ops:
+        script += bytes(op)
+    return struct.pack("<H", len(script)) + script + bytes(decisions)
+
+
+def submit(src, nbytes, b, dsts):
+    return [0, src] + list(struct.pack("<H", nbytes)) + [b] + dsts
+
+
+seeds = []
+for i in range(32):
+    kind = i % 4
+    dims = [rng.randrange(4) for _ in range(3)] if kind < 2 else [rng.randrange(6)]
+    if kind < 2:
+        dims = [2] + dims      # ndims byte, then sizes
+    which = 0 if i < 8 else rng.randrange(1 << 10)
+    picks = [rng.choice([0, 1, 2, 3, 4, 16, 64, 0xf1, 0xf2]) for _ in range(10)]
+    ops = []
+    for _ in range(rng.randrange(2, 10)):
+        r = rng.random()
+        if r < 0.45:
+            ops.append(submit(rng.randrange(64), rng.choice([0, 1, 100, 1500, 9000]),
+                              rng.choice([1, 2, 4, 0x81, 0x82, 0x84, 0x19, 0x0a]),
+                              [rng.randrange(64), rng.choice([1, 5, 0xff]),
+                               rng.randrange(64), rng.randrange(64)]))
+        elif r < 0.75:
+            ops.append([2, rng.randrange(256)])
+        elif r < 0.8:
+            ops.append([4])
+        elif r < 0.85:
+            ops.append([5, rng.choice([0, 15, 16, 17, 200, 0xf3])])
+        elif r < 0.9:
+            ops.append([6, rng.randrange(200)])
+        else:
+            ops.append([7, rng.randrange(64), rng.randrange(16)])
+    if i < 6:
+        dec = [1]              # the built-in algorithm throughout
+    else:
+        dec = [rng.randrange(256) for _ in range(rng.randrange(8, 64))]
+    seeds.append(engine_seed(kind, dims, which, picks, ops, dec))
+write("engine", seeds)
