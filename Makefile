@@ -127,7 +127,7 @@ vm: all
 check: deps
 	$(MAKE) all userspace
 	tests/run-tap.sh $(UNIT_BINS) tests/docs.sh tests/kernel-lint.sh \
-		tests/kunit/run.sh tests/vm/selftests.sh \
+		tests/fuzz/run.sh tests/kunit/run.sh tests/vm/selftests.sh \
 		tests/vm/selftests-debug.sh
 
 demo: deps

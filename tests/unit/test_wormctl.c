@@ -447,11 +447,20 @@ static void test_show(void)
 	free(s);
 	wc_fabric_free(&f);
 
-	/* Nothing but a name: no empty sections, still valid. */
+	/* Nothing known: no empty sections, no made-up name, still valid. */
 	memset(&f, 0, sizeof(f));
 	s = render(true, false, false, 0, &f);
-	ok(!strcmp(s, "[{\"ifname\":\"?\"}]\n"), "fabric show JSON minimal");
+	ok(!strcmp(s, "[{}]\n"), "fabric show JSON minimal");
 	free(s);
+	/* A fabric device in another netns: by netnsid, without a name. */
+	f.ifindex = 2;
+	f.has_netnsid = true;
+	f.netnsid = 0;
+	s = render(true, false, false, 0, &f);
+	ok(!strcmp(s, "[{\"ifindex\":2,\"netnsid\":0}]\n"),
+	   "fabric show JSON: foreign fabric device by netnsid");
+	free(s);
+	memset(&f, 0, sizeof(f));
 	s = render(true, false, true, SHOW_ALL_NODES, &f);
 	ok(json_valid(s), "stats JSON minimal valid");
 	free(s);
