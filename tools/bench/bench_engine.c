@@ -95,7 +95,7 @@ static bool same_sweep(const struct sim_sweep *a, const struct sim_sweep *b)
 static int saturation(const struct bench_case *c, struct sim_config *cfg,
 		      struct sim_sweep *sw)
 {
-	double wall[2][SWEEP_RUNS], t;
+	double wall[2][SWEEP_RUNS], cpu[2][SWEEP_RUNS], t, c0;
 	u32 jobs[2] = { 1, sim_ncpus() }, k, j;
 	struct sim_sweep first = { 0 };
 	int same = 1;
@@ -105,9 +105,11 @@ static int saturation(const struct bench_case *c, struct sim_config *cfg,
 			if (k || j)
 				sim_sweep_free(sw);
 			t = bench_wall_ms();
+			c0 = bench_cpu_s();
 			if (sim_sweep(cfg, jobs[j], sw))
 				return -1;
 			wall[j][k] = bench_wall_ms() - t;
+			cpu[j][k] = (bench_cpu_s() - c0) * 1e3;
 			if (!k && !j) {
 				/* keep the first results to compare */
 				first = *sw;
@@ -139,23 +141,27 @@ static int saturation(const struct bench_case *c, struct sim_config *cfg,
 	       c->name, old_criterion(sw));
 	printf("%s.sweep: %u points of %llu+%llu cycles\n", c->name, sw->n,
 	       (unsigned long long)cfg->warmup, (unsigned long long)cfg->cycles);
-	printf("%s.sweep.wall_1_worker: %.0f ms (median of %d)\n", c->name,
-	       bench_median(wall[0], SWEEP_RUNS), SWEEP_RUNS);
-	printf("%s.sweep.wall_%u_workers: %.0f ms (median of %d); results %s\n",
-	       c->name, jobs[1], bench_median(wall[1], SWEEP_RUNS), SWEEP_RUNS,
+	/* CPU / wall: the cores a sweep really had (the host is shared) */
+	printf("%s.sweep.wall_1_worker: %.0f ms, CPU %.0f ms (medians of %d)\n",
+	       c->name, bench_median(wall[0], SWEEP_RUNS),
+	       bench_median(cpu[0], SWEEP_RUNS), SWEEP_RUNS);
+	printf("%s.sweep.wall_%u_workers: %.0f ms, CPU %.0f ms (medians of %d); results %s\n",
+	       c->name, jobs[1], bench_median(wall[1], SWEEP_RUNS),
+	       bench_median(cpu[1], SWEEP_RUNS), SWEEP_RUNS,
 	       same ? "identical" : "DIFFERENT");
 	return same ? 0 : -1;
 }
 
-/* Mean latency of the sweep point nearest to @load, as a multiple of T0. */
-static double ratio_near(const struct sim_sweep *sw, double load)
+/* The sweep point nearest to @load (the lower one on a tie). */
+static const struct sim_result *point_near(const struct sim_sweep *sw,
+					   double load)
 {
 	u32 i, best = 0;
 
 	for (i = 1; i < sw->n; i++)
-		if (fabs(sw->res[i].load - load) < fabs(sw->res[best].load - load))
+		if (fabs(sw->res[i].load - load) < fabs(sw->res[best].load - load) - 1e-12)
 			best = i;
-	return sw->res[best].lat_ratio;
+	return &sw->res[best];
 }
 
 int main(int argc, char **argv)
@@ -174,6 +180,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		const struct bench_case *c = &cases[i];
 		struct sim_config cfg;
+		const struct sim_result *near;
 		struct sim_sweep sw;
 		double sat;
 
@@ -181,9 +188,9 @@ int main(int argc, char **argv)
 		    saturation(c, &cfg, &sw))
 			return 1;
 		sat = sw.sat.knee_load;
-		printf("%s.old_95pct_x0.9.latency_ratio: %.2f x zero-load at %.4f\n",
-		       c->name, ratio_near(&sw, 0.9 * old_criterion(&sw)),
-		       0.9 * old_criterion(&sw));
+		near = point_near(&sw, 0.9 * old_criterion(&sw));
+		printf("%s.old_95pct_x0.9.latency_ratio: %.2f x zero-load at %.4f (the point nearest to 0.9 x %.4f)\n",
+		       c->name, near->lat_ratio, near->load, old_criterion(&sw));
 		sim_sweep_free(&sw);
 
 		if (setup(&cfg, c, quick ? "4000" : "20000", "2000"))
