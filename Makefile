@@ -6,6 +6,8 @@
 #   make deps       install the Debian packages needed to build and test
 #   make check      every test (userspace unit tests, KUnit, VM selftests)
 #   make demo       multicast on an emulated 8x8 torus inside a VM
+#   make fuzz-vm    a long seeded fuzzing run of the kernel interfaces in the
+#                   VM (FUZZ_VM_COUNT, FUZZ_VM_SEED, FUZZ_VM_KERNEL=debug)
 #   make bench      benchmarks (figures, not pass/fail)
 #   make fuzz       libFuzzer harnesses, a long run (FUZZ_TIME s per target)
 #
@@ -53,7 +55,7 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libnl-route-3.0
 NL_LIBS = $(shell pkg-config --libs libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
 
 .PHONY: all module tools userspace deps check unit kunit vm demo bench \
-	install clean checkpatch sparse
+	install clean checkpatch sparse fuzz-vm
 
 all: module tools
 
@@ -129,6 +131,22 @@ check: deps
 	tests/run-tap.sh $(UNIT_BINS) tests/docs.sh tests/kernel-lint.sh \
 		tests/fuzz/run.sh tests/kunit/run.sh tests/vm/selftests.sh \
 		tests/vm/selftests-debug.sh
+
+# A long run of tests/selftests/80-fuzz.sh alone (make check runs a short
+# one).  The VM harness passes no environment of its own choosing, so the
+# settings go through $(BUILD)/fuzz-vm.env, which 80-fuzz.sh reads while it
+# is fresh; it is removed afterwards.  FUZZ_VM_KERNEL=debug: KASAN + lockdep.
+FUZZ_VM_COUNT ?= 50000
+FUZZ_VM_SEED ?=
+FUZZ_VM_MAX_NODES ?= 64
+FUZZ_VM_KERNEL ?= stock
+fuzz-vm: all
+	@trap 'rm -f $(BUILD)/fuzz-vm.env' EXIT INT TERM; \
+	printf 'WC_FUZZ_COUNT=%s\nWC_FUZZ_SEED=%s\nWC_FUZZ_MAX_NODES=%s\n' \
+		'$(FUZZ_VM_COUNT)' '$(FUZZ_VM_SEED)' '$(FUZZ_VM_MAX_NODES)' >$(BUILD)/fuzz-vm.env; \
+	WC_SELFTESTS=80 WC_SCRIPT_TIMEOUT=$${WC_SCRIPT_TIMEOUT:-7200} \
+	WC_VM_TIMEOUT=$${WC_VM_TIMEOUT:-7500} \
+		tests/vm/$(if $(filter debug,$(FUZZ_VM_KERNEL)),selftests-debug.sh,selftests.sh)
 
 demo: deps
 	$(MAKE) all

@@ -14,7 +14,7 @@
 # kernel splat; this script also names one that appeared while it ran.
 #
 # Environment: WC_FUZZ_SEED (printed; reproduces a run), WC_FUZZ_COUNT
-# (netlink operations, default 3000), WC_FUZZ_MAX_NODES (16),
+# (netlink operations, default 1500), WC_FUZZ_MAX_NODES (8),
 # WC_FUZZ_PHASES (all).  The VM harness passes no environment of its own
 # choosing, so "make fuzz-vm" leaves these in $WC_BUILD/fuzz-vm.env, read
 # here when it is fresh (less than 3 hours old).
@@ -67,23 +67,9 @@ else
 	ok "no deadlock report or routing error"
 fi
 
-# Still healthy: a fabric made through the plugin carries IPv4.
-if wc_add wf topology torus dims 3x3; then
-	ns_new fz1 && ns_new fz2 && node_in_ns wfn0 fz1 0 && node_in_ns wfn4 fz2 4
-	out=$(nsx fz1 ping -c 2 -i 0.2 -W 5 "$(ip4_of 4)" 2>&1)
-	if echo "$out" | grep -q '2 received'; then
-		ok "after fuzzing: a new fabric carries a ping"
-	else
-		not_ok "after fuzzing: a new fabric carries a ping" "$out"
-	fi
-	check "after fuzzing: the fabric deletes" wc_del wf
-	ns_del fz1
-	ns_del fz2
-else
-	not_ok "after fuzzing: create torus 3x3"
-fi
-left=$(ip -d -j link show | jq -r '.[] | select(.linkinfo.info_kind == "wormcast") | .ifname')
-is "after fuzzing: no wormcast device left" "$left" ""
+# Still healthy (nlfuzz.py's last phases checked that UDP crosses a new
+# fabric between namespaces and that no wormcast device is left): the
+# module unloads, and loads again for what follows.
 if rmmod wormcast 2>"$WC_TMP/rmmod.err"; then
 	ok "after fuzzing: the module unloads"
 	check "after fuzzing: the module loads again" insmod "$module"

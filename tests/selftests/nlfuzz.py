@@ -7,8 +7,8 @@ only; the netlink plumbing is in wcnl.py.
   nlfuzz.py [--seed N] [--count N] [--max-nodes N] [--phases LIST]
 
 Environment: WC_FUZZ_SEED (default: from the clock, printed), WC_FUZZ_COUNT
-(fuzz operations, default 3000), WC_FUZZ_MAX_NODES (largest fabric a random
-request may create, default 16).
+(fuzz operations, default 1500), WC_FUZZ_MAX_NODES (largest fabric a random
+request may create, default 8), WC_FUZZ_PHASES (comma-separated subset).
 
 Phases (see Documentation/testing.rst, "Fuzzing, kernel interfaces"):
   newlink  RTM_NEWLINK of kind wormcast with random and malformed
@@ -104,6 +104,12 @@ EXEMPT = {
     ('setlink-mac', errno.EOPNOTSUPP):
         'dev_set_mac_address(): MACs are derived from fabric and node ids, '
         'there is no ndo_set_mac_address',
+    ('setlink-txqlen', errno.ERANGE):
+        'dev_change_tx_queue_len(): the qdisc cannot resize to that',
+    ('setlink-txqlen', errno.ENOMEM):
+        'dev_change_tx_queue_len(): the qdisc cannot resize to that',
+    ('setlink-addrlen', errno.EINVAL):
+        'validate_linkmsg(): IFLA_ADDRESS shorter than the device address',
     ('genl-cmd', errno.EOPNOTSUPP):
         'genetlink: no such command, or no dumpit/doit for it',
     ('genl-hdr', errno.EINVAL):
@@ -375,7 +381,7 @@ class Fuzz:
             pat = r.choice(['x%d', '%d', 'fzq%dq', 'n%d%d', '%s%d', 'a%',
                             'x', '', 'a/b%d', 'a b%d', 'x%d' + 'y' * 13,
                             'long%dxxxxxxxx', '%d.', '..%d', 'é%d',
-                            '%%d', 'a:%d'])
+                            '%%d', 'a:%d', 'hold%d', 'fz%d'])
             attrs.append([W['node_name'], pat.encode() + b'\0', None])
         for ro in READ_ONLY:
             if r.random() < 0.02:
@@ -524,6 +530,10 @@ class Fuzz:
         r = self.rng
         created = 0
         t0 = now()
+        # node names of a random request may collide with these (hold0,
+        # hold1), or with the new fabric's own name (pattern fz%d): the
+        # refusal comes after the fabric device is registered
+        self.create('fzhold', 'mesh', [2], node_name='hold%d')
         for _ in range(n):
             attrs, truncated = self.gen_newlink()
             pred, why = self.predict(attrs, truncated)
@@ -538,6 +548,14 @@ class Fuzz:
                 if pred == 'accept':
                     pred, why = 'reject', 'queue_len 0'
                 self.outcomes['newlink too big, queue_len 0 added'] += 1
+            if pred != 'reject' and created >= max(10, n // 20):
+                # enough fabrics built (each costs a fifth of a second
+                # under KASAN): refuse the rest the same way
+                attrs = [[W['queue_len'], struct.pack('=I', 1), None]] + \
+                    [a for a in attrs if a[0] & 0x3fff != W['queue_len']]
+                pred, why = self.predict(attrs, truncated)
+                if pred == 'accept':
+                    pred, why = 'reject', 'queue_len 1'
             data = self.build(attrs, truncated)
             extra = b''
             ns = None
@@ -566,7 +584,6 @@ class Fuzz:
                 if name is not None:
                     rt = self.rt_in(ns)
                     self.no_device(rt, name, 'newlink refused')
-                    self.no_device(rt, name + 'n0', 'newlink refused')
                 continue
             created += 1
             self.outcomes['newlink accepted'] += 1
@@ -575,6 +592,7 @@ class Fuzz:
                           % why, 'request: ' + body.hex())
             self.check_new_fabric(name, ns, why if pred == 'accept'
                                   else None, body)
+        self.delete(self.rt, name='fzhold')
         self.diag('newlink: %d requests, %d fabrics created, %.1f s' %
                   (n, created, now() - t0))
 
@@ -957,7 +975,7 @@ class Fuzz:
                     self.fail('traffic: send on %s: %s' % (ifname, e))
             finally:
                 self.tlock.release()
-            time.sleep(0.002)
+            time.sleep(0.005)
         with self.tlock:
             for s in socks.values():
                 s.close()
@@ -1010,6 +1028,10 @@ class Fuzz:
             counts))
         th.start()
         kills = 0
+        spent = collections.Counter()
+        t1 = now()
+        self.ensure_fabrics()
+        spent['setup'] = now() - t1
         try:
             for i in range(n):
                 if not self.world:
@@ -1017,21 +1039,24 @@ class Fuzz:
                 self.ensure_fabrics()
                 key, lk = r.choice(self.world)
                 rt = self.rt_in(key)
-                op = r.choice(['mtu'] * 4 + ['name'] * 2 + ['flags'] * 3 +
-                              ['netns'] * 3 + ['mac', 'txqlen', 'misc',
-                                               'changelink', 'dellink',
-                                               'kill-netns'])
+                op = 'kill-netns' if i % 50 == 25 else r.choice(
+                    ['mtu'] * 8 + ['name'] * 4 + ['flags'] * 6 +
+                    ['netns'] * 3 + ['mac', 'txqlen', 'misc', 'changelink',
+                                     'dellink'])
+                t1 = now()
                 changed = self.linkop(op, key, lk, rt)
-                if op == 'kill-netns' and changed:
+                spent[op] += now() - t1
+                if op == 'kill-netns':
                     kills += 1
-                if changed:
+                elif changed:
                     self.resync()
         finally:
             stop.set()
             th.join()
         self.diag('linkops: %d operations (%d namespace deaths) under '
-                  'traffic (%s), %.1f s' % (n, kills, dict(counts),
-                                            now() - t0))
+                  'traffic (%s), %.1f s (%s)' % (
+                      n, kills, dict(counts), now() - t0, ', '.join(
+                          '%s %.1f s' % kv for kv in spent.most_common(4))))
         self.frames.update({'linkops ' + k: v for k, v in counts.items()})
 
     def linkop(self, op, key, lk, rt):
@@ -1044,7 +1069,7 @@ class Fuzz:
                                cls='setlink-mtu')
             if not ack.err and not 68 <= mtu <= 65535:
                 self.fail('MTU %d accepted on %s' % (mtu, lk.name))
-            return not ack.err
+            return False
         if op == 'name':
             new = r.choice([self.name('fr'), self.name('fr'), 'lo', '',
                             'a/b', 'a b', '.', '..', 'x' * 15, 'x' * 16,
@@ -1057,13 +1082,21 @@ class Fuzz:
                                exempt=('lookup', 'setlink-name'))
             if up:
                 self.up(rt, lk.index, True)
-            return True
+            if not ack.err:
+                lk.name = new
+            return False
         if op == 'flags':
             f = r.choice([IFF_UP, IFF_PROMISC, IFF_ALLMULTI])
             on = r.random() < 0.6
-            self.setlink(rt, lk.index, flags=f if on else 0, change=f,
-                         cls='setlink-flags')
-            return True
+            ack = self.setlink(rt, lk.index, flags=f if on else 0, change=f,
+                               cls='setlink-flags')
+            if f == IFF_UP and not ack.err:
+                lk.flags = (lk.flags & ~IFF_UP) | (IFF_UP if on else 0)
+                self.live_nodes = [
+                    (k, x.name, bytes(x.address)) for k, x in self.world
+                    if x.data.get(W['role']) == bytes([2]) and
+                    x.flags & IFF_UP]
+            return False
         if op == 'netns':
             dest = r.choice([None] + sorted(self.netns))
             if dest == key:
@@ -1075,12 +1108,20 @@ class Fuzz:
             if is_fabric and not ack.err:
                 self.fail('the fabric device %s moved to another namespace'
                           % lk.name)
-            if not ack.err:
-                nrt = self.rt_in(dest)
-                moved = self.link(nrt, lk.name)
-                if moved is not None:
-                    self.up(nrt, moved.index)
-            return not ack.err
+            if ack.err:
+                return False
+            nrt = self.rt_in(dest)
+            moved = self.link(nrt, lk.name)
+            if moved is None:
+                return True             # renamed on the way? look again
+            self.up(nrt, moved.index)
+            moved.flags |= IFF_UP
+            self.world = [(k, x) for k, x in self.world if x is not lk] + \
+                [(dest, moved)]
+            self.live_nodes = [
+                (k, x.name, bytes(x.address)) for k, x in self.world
+                if x.data.get(W['role']) == bytes([2]) and x.flags & IFF_UP]
+            return False
         if op == 'mac':
             ack = self.setlink(rt, lk.index,
                                nla(IFLA_ADDRESS, r.randbytes(6)),
@@ -1092,16 +1133,16 @@ class Fuzz:
         if op == 'txqlen':
             self.setlink(rt, lk.index, nla_u32(IFLA_TXQLEN,
                                                r.choice(INTERESTING)),
-                         cls='setlink-txqlen')
+                         cls='setlink-txqlen',
+                         exempt=('lookup', 'setlink-txqlen'))
             return False
         if op == 'misc':
             self.setlink(rt, lk.index, r.choice([
                 nla_u32(IFLA_GROUP, r.getrandbits(32)),
-                nla_str(IFLA_IFALIAS, 'fuzz'),
-                nla(IFLA_ADDRESS, b'\1\2'),
-                wcnl.linkinfo(wcnl.wc_info_data(vcs=2))]),
-                cls='setlink-misc',
-                exempt=('lookup', 'newlink-existing', 'setlink-mac'))
+                nla_str(IFLA_IFALIAS, 'fuzz')]), cls='setlink-misc')
+            self.setlink(rt, lk.index, nla(IFLA_ADDRESS, b'\1\2'),
+                         cls='setlink-addrlen',
+                         exempt=('lookup', 'setlink-addrlen'))
             return False
         if op == 'changelink':
             body = wcnl.newlink_body(lk.name, wcnl.wc_info_data(
@@ -1122,7 +1163,7 @@ class Fuzz:
                     if x.u32('fabric_id') == fid]
             if left:
                 self.fail('dellink %s left %s' % (lk.name, left))
-            return True
+            return False
         if op == 'kill-netns':
             if not self.netns:
                 return False
@@ -1268,7 +1309,8 @@ class Fuzz:
                     self.frames['race ' + errno.errorcode.get(
                         e.errno, str(e.errno))] += 1
                 if e.errno not in (errno.ENODEV, errno.ENETDOWN,
-                                   errno.ENXIO, errno.ENOBUFS):
+                                   errno.ENXIO, errno.ENOBUFS,
+                                   errno.EMSGSIZE):
                     self.fail('race: frame send: %s' % e)
 
     @staticmethod
@@ -1492,6 +1534,47 @@ class Fuzz:
             self.fail('fzu gone after the unprivileged attempts')
         self.delete(self.rt, name='fzu')
 
+    # ------------------------------------------------------------ health
+
+    def p_health(self):
+        """After all that, a new fabric carries UDP between namespaces."""
+        self.create('fzok', 'torus', [3, 3])
+        ends = []
+        for node, key, addr in ((0, 'ha', '10.9.0.1'), (4, 'hb', '10.9.0.2')):
+            self.ns_new(key)
+            lk = self.link(self.rt, 'fzokn%d' % node)
+            ack = self.setlink(self.rt, lk.index,
+                               nla_u32(IFLA_NET_NS_FD, self.netns[key]))
+            if ack.err:
+                raise Failure('move fzokn%d: %s' % (node, ack.strerror()))
+            rt = self.rt_in(key)
+            lk = self.link(rt, 'fzokn%d' % node)
+            self.up(rt, lk.index)
+            body = struct.pack('=BBBBI', socket.AF_INET, 16, 0, 0,
+                               lk.index) + \
+                nla(1, socket.inet_aton(addr)) + nla(2, socket.inet_aton(addr))
+            ack = rt.request(wcnl.RTM_NEWADDR, NLM_F_CREATE | NLM_F_EXCL, body)
+            self.judge('newaddr', ack, body)
+            with wcnl.InNetns(self.netns[key]):
+                u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            u.bind((addr, 5555))
+            u.settimeout(10)
+            ends.append(u)
+        got = []
+        for i in range(3):
+            ends[0].sendto(b'health %d' % i, ('10.9.0.2', 5555))
+            try:
+                got.append(ends[1].recv(100))
+            except socket.timeout:
+                break
+        for u in ends:
+            u.close()
+        if got != [b'health %d' % i for i in range(3)]:
+            self.fail('UDP over a new fabric after fuzzing: got %r' % got)
+        self.delete(self.rt, name='fzok')
+        for key in ('ha', 'hb'):
+            self.ns_close(key)
+
     # ------------------------------------------------------------ the end
 
     def strays(self):
@@ -1515,11 +1598,11 @@ def main():
                     default=int(os.environ.get('WC_FUZZ_SEED') or
                                 (int(time.time() * 1000) % 1000000007)))
     ap.add_argument('--count', type=int,
-                    default=int(os.environ.get('WC_FUZZ_COUNT') or 3000))
+                    default=int(os.environ.get('WC_FUZZ_COUNT') or 1500))
     ap.add_argument('--max-nodes', type=int,
-                    default=int(os.environ.get('WC_FUZZ_MAX_NODES') or 16))
+                    default=int(os.environ.get('WC_FUZZ_MAX_NODES') or 8))
     ap.add_argument('--phases', default=os.environ.get(
-        'WC_FUZZ_PHASES', 'newlink,genl,linkops,race,packet,unpriv'))
+        'WC_FUZZ_PHASES', 'newlink,genl,linkops,race,packet,unpriv,health'))
     args = ap.parse_args()
     print('# seed %d, count %d, max nodes %d (WC_FUZZ_SEED=%d '
           'WC_FUZZ_COUNT=%d reproduce this run)' % (
@@ -1530,16 +1613,17 @@ def main():
     fz.ns_new('a')
     fz.ns_new('b')
     c = args.count
-    shares = {'newlink': 0.30, 'genl': 0.30, 'linkops': 0.12, 'race': 0.10,
-              'packet': 0.18}
+    # operations per phase; the packet phase counts frames
+    shares = {'newlink': 0.30, 'genl': 0.40, 'linkops': 0.05, 'race': 0.03,
+              'packet': 0.70}
     t0 = now()
     crashed = None
     for ph in args.phases.split(','):
         t1 = now()
         nfail = len(fz.failures)
         try:
-            if ph == 'unpriv':
-                fz.p_unpriv()
+            if ph in ('unpriv', 'health'):
+                getattr(fz, 'p_' + ph)()
             else:
                 getattr(fz, 'p_' + ph)(max(1, int(c * shares[ph])))
         except Failure as e:
