@@ -1570,10 +1570,14 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 		cfg->msg_bytes, sim_msg_flits(cfg), cfg->mcast_frac,
 		cfg->dsts_min, cfg->dsts_max, (unsigned long long)cfg->warmup,
 		(unsigned long long)cfg->cycles, (unsigned long long)cfg->drain);
-	fprintf(f, " \"zero_load\":{\"count\":%llu,\"mean\":%.3f,\"unicast\":%.3f,"
-		   "\"multicast\":%.3f,\"hops_mean\":%.4f,\"incomplete\":%llu},\n",
-		(unsigned long long)sw->zero.count, sw->zero.mean,
-		sw->zero.cls_mean[SIM_UNICAST], sw->zero.cls_mean[SIM_MULTICAST],
+	fprintf(f, " \"zero_load\":{\"count\":%llu,\"mean\":%.3f,",
+		(unsigned long long)sw->zero.count, sw->zero.mean);
+	for (c = 0; c < SIM_NCLASSES; c++)
+		if (sw->zero.cls_mean[c] > 0)
+			fprintf(f, "\"%s\":%.3f,", class_name[c], sw->zero.cls_mean[c]);
+		else
+			fprintf(f, "\"%s\":null,", class_name[c]);
+	fprintf(f, "\"hops_mean\":%.4f,\"incomplete\":%llu},\n",
 		sw->zero.hops_mean, (unsigned long long)sw->zero.incomplete);
 	fprintf(f, " \"saturation\":{\"knee_ratio\":%.3f,\"knee\":\"%s\",\"knee_load\":",
 		s->knee_ratio, knee_name[s->knee]);
