@@ -133,18 +133,16 @@ check: deps
 		tests/vm/selftests-debug.sh
 
 # A long run of tests/selftests/80-fuzz.sh alone (make check runs a short
-# one).  The VM harness passes no environment of its own choosing, so the
-# settings go through $(BUILD)/fuzz-vm.env, which 80-fuzz.sh reads while it
-# is fresh; it is removed afterwards.  FUZZ_VM_KERNEL=debug: KASAN + lockdep.
+# one); tests/vm/run.sh passes the WC_FUZZ_* settings into the guest.
+# FUZZ_VM_KERNEL=debug: KASAN + lockdep.
 FUZZ_VM_COUNT ?= 50000
 FUZZ_VM_SEED ?=
 FUZZ_VM_MAX_NODES ?= 64
 FUZZ_VM_KERNEL ?= stock
 fuzz-vm: all
-	@trap 'rm -f $(BUILD)/fuzz-vm.env' EXIT INT TERM; \
-	printf 'WC_FUZZ_COUNT=%s\nWC_FUZZ_SEED=%s\nWC_FUZZ_MAX_NODES=%s\n' \
-		'$(FUZZ_VM_COUNT)' '$(FUZZ_VM_SEED)' '$(FUZZ_VM_MAX_NODES)' >$(BUILD)/fuzz-vm.env; \
-	WC_SELFTESTS=80 WC_SCRIPT_TIMEOUT=$${WC_SCRIPT_TIMEOUT:-7200} \
+	WC_FUZZ_COUNT='$(FUZZ_VM_COUNT)' WC_FUZZ_SEED='$(FUZZ_VM_SEED)' \
+	WC_FUZZ_MAX_NODES='$(FUZZ_VM_MAX_NODES)' WC_SELFTESTS=80 \
+	WC_SCRIPT_TIMEOUT=$${WC_SCRIPT_TIMEOUT:-7200} \
 	WC_VM_TIMEOUT=$${WC_VM_TIMEOUT:-7500} \
 		tests/vm/$(if $(filter debug,$(FUZZ_VM_KERNEL)),selftests-debug.sh,selftests.sh)
 

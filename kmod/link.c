@@ -60,54 +60,46 @@ static const struct nla_policy wc_link_policy[IFLA_WORMCAST_MAX + 1] = {
 					   .reject_message = "attribute is read-only" },
 };
 
-/* Exact payload size of each input attribute (0: checked elsewhere). */
-static const u8 wc_link_attr_len[IFLA_WORMCAST_MAX + 1] = {
-	[IFLA_WORMCAST_TOPOLOGY] = sizeof(u32),
-	[IFLA_WORMCAST_FLIT_BYTES] = sizeof(u32),
-	[IFLA_WORMCAST_BUF_FLITS] = sizeof(u32),
-	[IFLA_WORMCAST_VCS] = sizeof(u32),
-	[IFLA_WORMCAST_INJ_CHANNELS] = sizeof(u32),
-	[IFLA_WORMCAST_CONS_CHANNELS] = sizeof(u32),
-	[IFLA_WORMCAST_ROUTER_DELAY] = sizeof(u32),
-	[IFLA_WORMCAST_LINK_DELAY] = sizeof(u32),
-	[IFLA_WORMCAST_STARTUP] = sizeof(u32),
-	[IFLA_WORMCAST_CYCLE_NS] = sizeof(u32),
-	[IFLA_WORMCAST_REPLICATION] = sizeof(u8),
-	[IFLA_WORMCAST_WATCHDOG] = sizeof(u32),
-	[IFLA_WORMCAST_QUEUE_LEN] = sizeof(u32),
-};
-
 bool wc_is_wormcast_dev(const struct net_device *dev)
 {
 	return dev->rtnl_link_ops == &wc_link_ops;
 }
 
 /*
- * rtnetlink parses IFLA_INFO_DATA leniently (nla_parse_nested_deprecated),
- * so the exact sizes are checked here.
+ * rtnetlink parses IFLA_INFO_DATA leniently (nla_parse_nested_deprecated):
+ * unknown types, wrong sizes and trailing bytes would pass.  Validate the
+ * nest again, strictly, against the same policy.
  */
+static int wc_validate_strict(struct nlattr *tb[],
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *info[IFLA_INFO_MAX + 1];
+
+	if (!tb[IFLA_LINKINFO] ||
+	    nla_parse_nested_deprecated(info, IFLA_INFO_MAX, tb[IFLA_LINKINFO],
+					NULL, NULL) ||
+	    !info[IFLA_INFO_DATA])
+		return 0;
+	return nla_validate_nested(info[IFLA_INFO_DATA], IFLA_WORMCAST_MAX,
+				   wc_link_policy, extack);
+}
+
 static int wc_validate(struct nlattr *tb[], struct nlattr *data[],
 		       struct netlink_ext_ack *extack)
 {
-	int i, len;
+	int err, len;
 
 	if (tb[IFLA_ADDRESS]) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[IFLA_ADDRESS],
 				    "wormcast MAC addresses are derived from the fabric and node ids");
 		return -EINVAL;
 	}
+	err = wc_validate_strict(tb, extack);
+	if (err)
+		return err;
 	if (!data || !data[IFLA_WORMCAST_TOPOLOGY]) {
 		NL_SET_ERR_MSG(extack, "topology is required (mesh, torus, hypercube or star)");
 		return -EINVAL;
-	}
-	for (i = 1; i <= IFLA_WORMCAST_MAX; i++) {
-		if (!data[i] || !wc_link_attr_len[i])
-			continue;
-		if (nla_len(data[i]) != wc_link_attr_len[i]) {
-			NL_SET_ERR_MSG_ATTR(extack, data[i],
-					    "attribute has a wrong size");
-			return -EINVAL;
-		}
 	}
 	if (!data[IFLA_WORMCAST_DIMS]) {
 		NL_SET_ERR_MSG(extack, "dims are required (sizes, dimension or order)");

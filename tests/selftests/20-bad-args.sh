@@ -78,11 +78,16 @@ fi
 
 # The kernel validates on its own, whatever the plugin lets through: raw
 # IFLA_WORMCAST_* attributes without the plugin, each refused with an extack
-# message and nothing created.
+# message and nothing created: bad values, and what a lenient parser would
+# let through (an unknown type, type 0, NLA_F_NESTED on a u32, bytes after
+# the last attribute, a u32 of two bytes).
 for c in "topo=0 dims=4" "topo=9 dims=4" "topo=1 dims=4,0" "topo=1 dims=2,2,2,2" \
 	"topo=4 dims=8" "topo=3 dims=0" "topo=1 dims=4 vcs=0" "topo=1 dims=4 flit=0" \
 	"topo=1 dims=4 name=x" "topo=1 dims=4 name=%s%d" "topo=1 dims=4 queue=0" \
-	"topo=1 dims=4 repl=7" "topo=1" "dims=4"; do
+	"topo=1 dims=4 repl=7" "topo=1" "dims=4" \
+	"topo=1 dims=4 raw=99:01000000" "topo=1 dims=4 raw=0:01000000" \
+	"topo=1 dims=4 raw=32780:00010000" "topo=1 dims=4 trailing=0500" \
+	"topo=1 dims=4 raw=4:0100"; do
 	before=$(ndevs)
 	# shellcheck disable=SC2086
 	if out=$(python3 "$(dirname "$0")/rawlink.py" wc $c 2>&1); then

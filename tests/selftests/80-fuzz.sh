@@ -15,21 +15,10 @@
 #
 # Environment: WC_FUZZ_SEED (printed; reproduces a run), WC_FUZZ_COUNT
 # (netlink operations, default 1500), WC_FUZZ_MAX_NODES (8),
-# WC_FUZZ_PHASES (all).  The VM harness passes no environment of its own
-# choosing, so "make fuzz-vm" leaves these in $WC_BUILD/fuzz-vm.env, read
-# here when it is fresh (less than 3 hours old).
+# WC_FUZZ_PHASES (all); tests/vm/run.sh passes them into the guest.
 . "$(dirname "$0")/lib.sh"
 
 module=${WC_MODULE:-$WC_ROOT/wormcast.ko}
-envfile=${WC_BUILD:-$WC_ROOT/build}/fuzz-vm.env
-case "$envfile" in /*) ;; *) envfile="$WC_ROOT/$envfile" ;; esac
-if [ -z "${WC_FUZZ_SEED:-}${WC_FUZZ_COUNT:-}" ] && [ -f "$envfile" ] &&
-	[ -n "$(find "$envfile" -mmin -180 2>/dev/null)" ]; then
-	diag "settings from $envfile: $(tr '\n' ' ' <"$envfile")"
-	set -a
-	. "$envfile"
-	set +a
-fi
 
 SPLAT='BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|circular locking|recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called|ODEBUG|list_(add|del) corruption|general protection|Call Trace|Kernel panic|blocked for more than|unregister_netdevice: waiting'
 dmesg_before=$(dmesg | wc -l)

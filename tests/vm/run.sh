@@ -29,6 +29,9 @@
 #   WC_VM_KEEP=1    keep the output directory tests/vm/out/MODE.* on success
 #   WC_VM_VERBOSE=1 copy the whole serial console to stderr
 #   WC_SELFTESTS    only these selftests, by number: e.g. 30,40
+#   WC_STRESS_SECONDS, WC_CYCLES, WC_FUZZ_SEED, WC_FUZZ_COUNT,
+#   WC_FUZZ_MAX_NODES, WC_FUZZ_PHASES
+#                   passed to the selftests in the guest (85, 86, 80)
 #
 # How it works: the host builds (and caches) a busybox initramfs whose /init
 # loads the 9p modules, mounts the host root, mounts tmpfs on /run, /tmp and
@@ -366,6 +369,16 @@ host_main() {
 	cmdline="$cmdline wc.env=WC_NO_MODULE=${WC_NO_MODULE:-0}"
 	cmdline="$cmdline wc.env=WC_SCRIPT_TIMEOUT=${WC_SCRIPT_TIMEOUT:-300}"
 	[ -z "${WC_SELFTESTS:-}" ] || cmdline="$cmdline wc.env=WC_SELFTESTS=$WC_SELFTESTS"
+	# Settings of the selftests themselves (no spaces: kernel command line).
+	for v in WC_STRESS_SECONDS WC_CYCLES WC_FUZZ_SEED WC_FUZZ_COUNT \
+		 WC_FUZZ_MAX_NODES WC_FUZZ_PHASES; do
+		eval "val=\${$v:-}"
+		case "$val" in
+		"") ;;
+		*[!A-Za-z0-9_,.-]*) echo "run.sh: $v must be a plain word" >&2; exit 2 ;;
+		*) cmdline="$cmdline wc.env=$v=$val" ;;
+		esac
+	done
 
 	progress "booting ${KVER:-$kernel} (TCG), mode $mode, output in $out"
 	if [ "${WC_VM_VERBOSE:-0}" = 1 ]; then
