@@ -126,11 +126,15 @@ vm: all
 	tests/vm/run.sh selftests
 
 # Every suite goes through one prove(1) run, so its summary closes the log.
+# Two run at a time, the longest first: the debug kernel's selftests (its
+# build included) take about as long as everything else together
+# (Documentation/testing.rst, "Time budget").  KUnit comes last: it needs
+# the debug kernel that the first suite builds.
 check: deps
 	$(MAKE) all userspace
-	tests/run-tap.sh $(UNIT_BINS) tests/docs.sh tests/kernel-lint.sh \
-		tests/fuzz/run.sh tests/kunit/run.sh tests/vm/selftests.sh \
-		tests/vm/selftests-debug.sh
+	tests/run-tap.sh tests/vm/selftests-debug.sh $(UNIT_BINS) tests/docs.sh \
+		tests/kernel-lint.sh tests/fuzz/run.sh tests/vm/selftests.sh \
+		tests/kunit/run.sh
 
 # A long run of tests/selftests/80-fuzz.sh alone (make check runs a short
 # one); tests/vm/run.sh passes the WC_FUZZ_* settings into the guest.

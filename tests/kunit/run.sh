@@ -20,6 +20,7 @@ set -eu
 
 WC_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 KMOD=$WC_ROOT/build/kunit-kmod
+KMEMLEAK=/sys/kernel/debug/kmemleak
 
 # TAP for a failure before any test ran, then exit.
 bail() {
@@ -53,7 +54,10 @@ rc=0
 WC_KERNEL="$kbuild/arch/x86/boot/bzImage" WC_NO_MODULE=1 WC_VM_MEM=2048 \
 WC_VM_TIMEOUT="$timeout_s" \
 	"$WC_ROOT/tests/vm/run.sh" shell \
-	"echo wc-kunit-start >/dev/kmsg; insmod $module && rmmod wormcast_kunit; dmesg" \
+	"echo wc-kunit-start >/dev/kmsg; insmod $module &&
+	 echo scan >$KMEMLEAK && echo scan >$KMEMLEAK &&
+	 echo wc-kmemleak-start && cat $KMEMLEAK && echo wc-kmemleak-end;
+	 rmmod wormcast_kunit; dmesg" \
 	</dev/null >"$log" || rc=$?
 grep -q 'wc-kunit-start' "$log" || bail "the KUnit VM did not run (status $rc)" "$log"
 
@@ -72,14 +76,25 @@ path, nsuites = sys.argv[1], int(sys.argv[2])
 with open(path, errors='backslashreplace') as f:
 	vm = f.read().splitlines()
 
-# The VM harness shows the command's output indented by four spaces, after
-# a timestamp "[   12.345678] ".  Keep what follows the marker.
+# The VM harness shows the command's output indented by four spaces: a
+# kmemleak report between markers, then the kernel log, each line after a
+# timestamp "[   12.345678] ".  Keep what follows the marker.
 ktap = ['KTAP version 1', '1..%d' % nsuites]
 started = False
+leaks = None		# the kmemleak report, once its start marker is seen
+in_leaks = False
 for line in vm:
 	if not line.startswith('    '):
 		continue
-	text = re.sub(r'^\[ *[0-9]+\.[0-9]+\] ', '', line[4:])
+	text = line[4:]
+	if text in ('wc-kmemleak-start', 'wc-kmemleak-end'):
+		in_leaks = text.endswith('start')
+		leaks = leaks or []
+		continue
+	if in_leaks:
+		leaks.append(text)
+		continue
+	text = re.sub(r'^\[ *[0-9]+\.[0-9]+\] ', '', text)
 	if started:
 		ktap.append(text)
 	elif 'wc-kunit-start' in text:
@@ -118,6 +133,17 @@ for suite in suites:
 			if not pok:
 				diag.append('param %s:%s' % (p.name, pwhy))
 		result(ok, '%s.%s%s' % (suite.name, case.name, why), diag)
+
+# kmemleak, scanned while the module was still loaded: no unreferenced
+# object allocated from its code.
+if leaks is None:
+	result(False, 'kmemleak scanned after the suites')
+else:
+	objs = '\n'.join(leaks).split('unreferenced object')
+	ours = [o for o in objs if '[wormcast_kunit]' in o]
+	result(not ours, 'kmemleak: no object of the suites or the engine '
+	       'left unreferenced (%d in all)' % (len(objs) - 1),
+	       ''.join('unreferenced object' + o for o in ours).splitlines()[:40])
 
 # The harness's own checks: module loaded and unloaded, VM finished,
 # kernel log clean (KASAN, lockdep, RCU, kmemleak...), lockdep active.

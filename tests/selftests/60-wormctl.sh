@@ -36,10 +36,16 @@ for id in $SRC $DST; do
 		not_ok "node $id in namespace n$id"
 done
 show=$(wormctl -j fabric show wc)
-is "wormctl sees node $DST in another namespace" \
-	"$(echo "$show" | jq -c "first(.. | objects | select(.node? == $DST and has(\"ifname\"))) |
-		[.ifname, (.netnsid != null and .netnsid >= 0)]")" \
-	"[\"wcn$DST\",true]"
+# Another namespace's device by netnsid and ifindex, not by name
+# (Documentation/uapi.rst, "Who sees what"); by name from inside it.
+is "wormctl sees node $DST in another namespace by netnsid and ifindex" \
+	"$(echo "$show" | jq -c ".[0].node_devices[] | select(.node == $DST) |
+		[.ifname, (.netnsid >= 0), (.ifindex > 0)]")" \
+	"[null,true,true]"
+is "... and by name from inside that namespace" \
+	"$(nsx n$DST wormctl -j fabric show wcn$DST | jq -c ".[0].node_devices[] |
+		select(.node == $DST) | [.ifname, .netnsid]")" \
+	"[\"wcn$DST\",-1]"
 
 # Static neighbours: no ARP probe may slip into the counted window.
 static_neigh "$SRC" "$DST" && static_neigh "$DST" "$SRC" ||

@@ -387,7 +387,7 @@ class Fuzz:
             if r.random() < 0.02:
                 attrs.append([W[ro], struct.pack('=I', self.rand_u32()),
                               None])
-        if r.random() < 0.08:     # unknown types, ignored by rtnetlink
+        if r.random() < 0.08:     # unknown types: refused (strict)
             attrs.append([r.choice([0, U.IFLA_WORMCAST_MAX + 1,
                                     U.IFLA_WORMCAST_MAX + 7, 0x3fff]),
                           r.randbytes(r.choice([0, 1, 4, 8])), None])
@@ -452,18 +452,19 @@ class Fuzz:
     def predict(self, attrs, truncated):
         """What the contract (uapi.rst, the policies) says must happen:
         ('reject', why), ('accept', nnodes) or (None, nnodes)."""
-        if truncated == 'len':
-            # rtnetlink's lenient parse stops at the bad attribute: the
-            # earlier ones count, so the outcome is not ours to predict
-            return None, None
-        last = {}
-        nested_flag = False
-        for t, p, _ in attrs:
+        # rtnetlink's own parse of IFLA_INFO_DATA is lenient; the module
+        # validates the nest again strictly (kmod/link.c): a malformed
+        # nest, an unknown type (0 included) and NLA_F_NESTED on a plain
+        # attribute are refused.
+        if truncated:
+            return 'reject', 'malformed nest (%s)' % truncated
+        for t, _, _ in attrs:
             if t & NLA_F_NESTED:
-                nested_flag = True
-            t &= 0x3fff
+                return 'reject', 'NLA_F_NESTED on a plain attribute'
             if t == 0 or t > U.IFLA_WORMCAST_MAX:
-                continue
+                return 'reject', 'unknown attribute type %d' % t
+        last = {}
+        for t, p, _ in attrs:
             last[t] = p
             # the policy checks every occurrence
             if t in (W[k] for k in READ_ONLY):
@@ -479,8 +480,6 @@ class Fuzz:
                 return 'reject', 'dims longer than 3 x u32'
             if t == W['node_name'] and b'\0' not in p[:16]:
                 return 'reject', 'node name not NUL-terminated in 16'
-        if nested_flag:
-            return None, None
         for k in IN_U32 + ['topology', 'replication']:
             want = 1 if k == 'replication' else 4
             if W[k] in last and len(last[W[k]]) != want:

@@ -29,6 +29,8 @@
 #   WC_VM_KEEP=1    keep the output directory tests/vm/out/MODE.* on success
 #   WC_VM_VERBOSE=1 copy the whole serial console to stderr
 #   WC_SELFTESTS    only these selftests, by number: e.g. 30,40
+#   WC_SELFTESTS_SKIP  not these selftests, by number
+#   WC_KERNEL_ARGS  more kernel command line (e.g. kmemleak=off)
 #   WC_STRESS_SECONDS, WC_CYCLES, WC_FUZZ_SEED, WC_FUZZ_COUNT,
 #   WC_FUZZ_MAX_NODES, WC_FUZZ_PHASES
 #                   passed to the selftests in the guest (85, 86, 80)
@@ -155,12 +157,16 @@ guest_main() {
 	selftests)
 		for t in "$WC_ROOT"/tests/selftests/[0-9]*.sh; do
 			[ -f "$t" ] || continue
+			num=$(basename "$t" | cut -d- -f1)
 			if [ -n "${WC_SELFTESTS:-}" ]; then
 				case ",$WC_SELFTESTS," in
-				*",$(basename "$t" | cut -d- -f1),"*) ;;
+				*",$num,"*) ;;
 				*) continue ;;
 				esac
 			fi
+			case ",${WC_SELFTESTS_SKIP:-}," in
+			*",$num,"*) continue ;;
+			esac
 			guest_run_script tap "$t"
 		done
 		;;
@@ -369,6 +375,9 @@ host_main() {
 	cmdline="$cmdline wc.env=WC_NO_MODULE=${WC_NO_MODULE:-0}"
 	cmdline="$cmdline wc.env=WC_SCRIPT_TIMEOUT=${WC_SCRIPT_TIMEOUT:-300}"
 	[ -z "${WC_SELFTESTS:-}" ] || cmdline="$cmdline wc.env=WC_SELFTESTS=$WC_SELFTESTS"
+	[ -z "${WC_SELFTESTS_SKIP:-}" ] ||
+		cmdline="$cmdline wc.env=WC_SELFTESTS_SKIP=$WC_SELFTESTS_SKIP"
+	[ -z "${WC_KERNEL_ARGS:-}" ] || cmdline="$cmdline $WC_KERNEL_ARGS"
 	# Settings of the selftests themselves (no spaces: kernel command line).
 	for v in WC_STRESS_SECONDS WC_CYCLES WC_FUZZ_SEED WC_FUZZ_COUNT \
 		 WC_FUZZ_MAX_NODES WC_FUZZ_PHASES; do
