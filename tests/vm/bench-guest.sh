@@ -22,13 +22,17 @@
 #     "ip link add", repeated; the node devices' share is estimated by
 #     creating as many dummy devices (same ether_setup()-based net_device,
 #     same IPv4/IPv6 per-device state) in the same way.
+# (rtnl) how long "ip link add" and "ip link del" of a fabric hold RTNL
+#     (16x16, and 32x32: the max_userns_nodes default), beside as many
+#     dummy devices (issue 12, item 3).
 #
 # Environment (all optional):
 #   WC_BENCH_RUNS       runs per UDP case (default 7)
 #   WC_BENCH_SECS       seconds per UDP run (default 3)
 #   WC_BENCH_MEM_RUNS   fabric creations per size for memory (default 3)
 #   WC_BENCH_MEM_DIMS   torus sizes for memory (default "16x16 32x32")
-#   WC_BENCH_PARTS      "udp mem" (default) or either one
+#   WC_BENCH_RTNL_DIMS  torus sizes for RTNL hold times (default "16x16 32x32")
+#   WC_BENCH_PARTS      "udp mem rtnl" (default) or some of them
 set -u
 
 WC_ROOT=${WC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -38,7 +42,8 @@ RUNS=${WC_BENCH_RUNS:-7}
 SECS=${WC_BENCH_SECS:-3}
 MEM_RUNS=${WC_BENCH_MEM_RUNS:-3}
 MEM_DIMS=${WC_BENCH_MEM_DIMS:-16x16 32x32}
-PARTS=${WC_BENCH_PARTS:-udp mem}
+RTNL_DIMS=${WC_BENCH_RTNL_DIMS:-16x16 32x32}
+PARTS=${WC_BENCH_PARTS:-udp mem rtnl}
 SIZES="64 1400"
 PATHS="fabric veth"
 
@@ -405,10 +410,55 @@ bench_mem() {
 	done
 }
 
+# ================================================================ RTNL
+
+# Milliseconds since the epoch.
+now_ms() {
+	echo $(($(date +%s%N) / 1000000))
+}
+
+# How long creating and deleting a fabric holds RTNL: "ip link add" and
+# "ip link del" take it for (almost) all of their run.  Beside it, the same
+# number of dummy devices created in one "ip -batch" (RTNL taken per
+# device) and deleted as one group: the kernel's own cost of that many
+# net devices, to read the TCG-inflated figures against.
+bench_rtnl() {
+	for dims in $RTNL_DIMS; do
+		n=$(echo "$dims" | awk -Fx '{ print $1 * $2 }')
+		: >"$TMPD/add" && : >"$TMPD/del" && : >"$TMPD/dadd" && : >"$TMPD/ddel"
+		for run in $(seq "$MEM_RUNS"); do
+			t0=$(now_ms)
+			ip link add "$MEMFAB" type wormcast topology torus dims "$dims" ||
+				die "cannot create a $dims torus"
+			t1=$(now_ms)
+			ip link del "$MEMFAB"
+			t2=$(now_ms)
+			echo $((t1 - t0)) >>"$TMPD/add"
+			echo $((t2 - t1)) >>"$TMPD/del"
+			ip netns add "$NS_DUMMY" || die "cannot add namespace $NS_DUMMY"
+			t0=$(now_ms)
+			dummies_add $((n - 1)) || die "cannot create $n dummy devices"
+			t1=$(now_ms)
+			ip -n "$NS_DUMMY" link del group 77
+			t2=$(now_ms)
+			ip netns del "$NS_DUMMY"
+			echo $((t1 - t0)) >>"$TMPD/dadd"
+			echo $((t2 - t1)) >>"$TMPD/ddel"
+			note "torus $dims run $run: add $(tail -n 1 "$TMPD/add") ms, del $(tail -n 1 "$TMPD/del") ms; $n dummies: add $(tail -n 1 "$TMPD/dadd") ms, del $(tail -n 1 "$TMPD/ddel") ms"
+		done
+		tag=torus$dims
+		echo "vm.rtnl.$tag.add: $(median <"$TMPD/add") ms"
+		echo "vm.rtnl.$tag.del: $(median <"$TMPD/del") ms"
+		echo "vm.rtnl.$tag.dummies_add: $(median <"$TMPD/dadd") ms ($n devices)"
+		echo "vm.rtnl.$tag.dummies_del: $(median <"$TMPD/ddel") ms"
+	done
+}
+
 note "guest kernel $(uname -r), $(nproc) CPUs, $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) KiB"
 for p in $PARTS; do
 	case "$p" in
 	udp) bench_udp ;;
 	mem) bench_mem ;;
+	rtnl) bench_rtnl ;;
 	esac
 done
