@@ -133,6 +133,7 @@ vm: all
 check: deps
 	$(MAKE) all userspace
 	tests/run-tap.sh tests/vm/selftests-debug.sh $(UNIT_BINS) tests/docs.sh \
+		tests/netlink-spec.py \
 		tests/kernel-lint.sh tests/fuzz/run.sh tests/vm/selftests.sh \
 		tests/kunit/run.sh
 
