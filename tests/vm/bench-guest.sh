@@ -100,16 +100,16 @@ is_count "$RUNS" || die "WC_BENCH_RUNS must be a positive integer, not '$RUNS'"
 is_count "$SECS" || die "WC_BENCH_SECS must be a positive integer, not '$SECS'"
 is_count "$MEM_RUNS" ||
 	die "WC_BENCH_MEM_RUNS must be a positive integer, not '$MEM_RUNS'"
-for d in $MEM_DIMS; do
+for d in $MEM_DIMS $RTNL_DIMS; do
 	case "$d" in
 	[0-9]*x[0-9]*) ;;
-	*) die "WC_BENCH_MEM_DIMS: '$d' is not a torus size like 16x16" ;;
+	*) die "WC_BENCH_MEM_DIMS, WC_BENCH_RTNL_DIMS: '$d' is not a torus size like 16x16" ;;
 	esac
 done
 for p in $PARTS; do
 	case "$p" in
-	udp | mem) ;;
-	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem)" ;;
+	udp | mem | rtnl) ;;
+	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl)" ;;
 	esac
 done
 for tool in ip iperf jq awk; do

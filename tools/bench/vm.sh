@@ -53,7 +53,7 @@ done
 
 # The guest's settings travel on its command line: allow only plain values.
 settings=""
-for var in WC_BENCH_RUNS WC_BENCH_SECS WC_BENCH_MEM_RUNS WC_BENCH_MEM_DIMS \
+for var in WC_BENCH_RUNS WC_BENCH_SECS WC_BENCH_MEM_RUNS WC_BENCH_MEM_DIMS WC_BENCH_RTNL_DIMS \
 	WC_BENCH_PARTS; do
 	eval "val=\${$var-}"
 	[ -n "$val" ] || continue
