@@ -30,11 +30,6 @@ as_user() {
 		unshare -Urn sh -c "$1"
 }
 
-# Number of wormcast devices in the initial namespace.
-n_init() {
-	wc_count
-}
-
 # Wait (up to 60 s: netns cleanup runs from a workqueue) until the initial
 # namespace has $1 network devices.
 wait_ndevs() {
@@ -55,7 +50,7 @@ out=$(as_user 'ip link add wu type wormcast topology torus dims 4x4 &&
 	ip -br link | grep -c "^wun"' 2>&1)
 is "nobody creates a 4x4 torus in its namespace" "$out" 16
 wait_ndevs "$base_devs"
-is "gone with the namespace; nothing in init_net" "$(n_init)" 0
+is "gone with the namespace; nothing in init_net" "$(wc_count)" 0
 
 # --- 2. the audit's escape: wun1 and wun2 moved into a second namespace of
 # the same user, which then dies.  With netns_refund they came back to
@@ -83,7 +78,7 @@ is "nodes moved to a second user-owned namespace, which dies" "$out" \
 fabric gone
 left 0"
 wait_ndevs "$base_devs"
-is "no device refunded to init_net" "$(n_init) $(ndevs)" "0 $base_devs"
+is "no device refunded to init_net" "$(wc_count) $(ndevs)" "0 $base_devs"
 
 # --- 3. max_userns_nodes
 param=/sys/module/wormcast/parameters/max_userns_nodes
