@@ -57,7 +57,8 @@ struct wc_worm {
 	struct wc_chan *first, *last;
 	u32 id;				/* creation order, for the dump */
 	u32 nwords;
-	u32 words[WC_WORM_MAX_WORDS];
+	u32 *words;			/* inline_words, or the message's hdr */
+	u32 inline_words[WC_WORM_MAX_WORDS];
 };
 
 struct wc_engine {
@@ -357,6 +358,22 @@ u64 wc_engine_now(const struct wc_engine *e)
 	return e->now;
 }
 
+int wc_engine_set_algo(struct wc_engine *e, const struct wc_algo *algo,
+		       const char **why)
+{
+	int err;
+
+	if (wc_engine_busy(e))
+		return -EBUSY;
+	if (algo->check) {
+		err = algo->check(&e->topo, &e->p, why);
+		if (err)
+			return err;
+	}
+	e->algo = algo;
+	return 0;
+}
+
 int wc_engine_set_watchdog(struct wc_engine *e, u32 cycles, const char **why)
 {
 	struct wc_engine_params p = e->p;
@@ -469,10 +486,13 @@ static int worm_start(struct wc_engine *e, u32 s, struct wc_chan *c)
 	};
 	struct wc_hdr hdr = { 0 };
 	struct wc_worm *w;
+	u32 max_words;
 
 	/* The pool cannot run dry: see wc_engine_create(). */
 	w = e->free_worms;
-	if (!e->algo->next_worm(&ctx, m, w->words, WC_WORM_MAX_WORDS, &hdr)) {
+	w->words = m->hdr_max ? m->hdr : w->inline_words;
+	max_words = m->hdr_max ? m->hdr_max : WC_WORM_MAX_WORDS;
+	if (!e->algo->next_worm(&ctx, m, w->words, max_words, &hdr)) {
 		m->planned = true;
 		msg_pop(e, s);
 		msg_maybe_done(e, m);
@@ -483,7 +503,7 @@ static int worm_start(struct wc_engine *e, u32 s, struct wc_chan *c)
 	w->id = e->next_worm_id++;
 	w->first = NULL;
 	w->last = NULL;
-	w->nwords = min_t(u32, hdr.nwords, WC_WORM_MAX_WORDS);
+	w->nwords = min_t(u32, hdr.nwords, max_words);
 	if (hdr.words != w->words)
 		memcpy(w->words, hdr.words, w->nwords * sizeof(u32));
 	w->prev_active = e->active_tail;
@@ -710,7 +730,9 @@ static int route_check(const struct wc_engine *e, const struct wc_chan *c,
 		    o->hdr_flits > c->hdr_flits)
 			return -EINVAL;
 		if (o->consume) {
-			if (++cons > 1)
+			if (++cons > 1 || (o->vc_mask &&
+					   !(o->vc_mask &
+					     ((1u << e->p.cons_channels) - 1))))
 				return -EINVAL;
 			continue;
 		}
@@ -735,7 +757,7 @@ static struct wc_chan *find_free(struct wc_engine *e, u32 node,
 		for (i = 0; i < e->p.cons_channels; i++) {
 			struct wc_chan *k = &e->chan[e->cons_base +
 						     node * e->p.cons_channels + i];
-			if (!k->worm)
+			if ((!o->vc_mask || (o->vc_mask >> i) & 1) && !k->worm)
 				return k;
 		}
 		return NULL;
@@ -817,6 +839,8 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 			return;
 		}
 	}
+	if (e->algo->routed)
+		e->algo->routed(&ctx, w->words + c->hdr_off, c->hdr_len, &req);
 	for (i = 0; i < req.nout; i++) {
 		const struct wc_route_out *o = &req.out[i];
 		struct wc_chan *k = got[i];

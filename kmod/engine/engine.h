@@ -84,6 +84,14 @@ struct wc_msg {
 	u32 bytes;
 	u32 ndsts;
 	void *cookie;
+	/*
+	 * Header storage for algorithms whose header does not fit in a
+	 * worm (wc_algo.hdr_words), owned by the caller and alive until
+	 * msg_done; zeroed by wc_msg_init().  Such an algorithm sends one
+	 * worm per message.
+	 */
+	u32 *hdr;
+	u32 hdr_max;			/* words at @hdr */
 	/* engine private */
 	struct wc_msg *next;
 	u64 t_submit;
@@ -107,7 +115,8 @@ struct wc_hdr {
 struct wc_route_out {
 	bool consume;		/* consumption channel at this router */
 	u8 port;		/* network port, if !consume */
-	u16 vc_mask;		/* allowed virtual channels (network ports) */
+	u16 vc_mask;		/* allowed virtual channels (network ports), or
+				 * consumption channels (consume; 0 = any) */
 	u16 hdr_skip_words;	/* header rewrite: words dropped on this branch */
 	u16 hdr_words;		/* words kept (after the skipped ones) */
 	u16 hdr_flits;		/* header flits on this branch (<= incoming) */
@@ -154,7 +163,25 @@ struct wc_algo {
 	 */
 	int (*check)(const struct wc_topo *t, const struct wc_engine_params *p,
 		     const char **why);
+	/*
+	 * Optional: header words a message to @ndsts destinations needs in
+	 * m->hdr (0 or absent: the header fits in the worm).
+	 */
+	u32 (*hdr_words)(u32 ndsts);
+	/*
+	 * Optional: called once the outputs of @req are reserved, before the
+	 * header moves on, with the header words of the routed channel,
+	 * which it may rewrite (DSTM's S bit at the first split).
+	 */
+	void (*routed)(const struct wc_route_ctx *ctx, u32 *words, u32 nwords,
+		       const struct wc_route_req *req);
 };
+
+/* Words of m->hdr that @algo needs for @ndsts destinations. */
+static inline u32 wc_algo_hdr_words(const struct wc_algo *algo, u32 ndsts)
+{
+	return algo->hdr_words ? algo->hdr_words(ndsts) : 0;
+}
 
 #define WC_WORM_MAX_WORDS	4	/* header words stored inline in a worm */
 
@@ -233,6 +260,15 @@ u64 wc_engine_run(struct wc_engine *e, u64 max_cycles, const void *tables);
 
 /* Current cycle. */
 u64 wc_engine_now(const struct wc_engine *e);
+
+/*
+ * Route the messages submitted from now on with @algo; only while the
+ * engine is idle (-EBUSY otherwise), since the worms of two algorithms
+ * could deadlock each other.  -EINVAL (and *why) if @algo's check()
+ * refuses the engine's topology or parameters.
+ */
+int wc_engine_set_algo(struct wc_engine *e, const struct wc_algo *algo,
+		       const char **why);
 
 /* Change the watchdog period; -EINVAL (and *why) if out of range. */
 int wc_engine_set_watchdog(struct wc_engine *e, u32 cycles, const char **why);

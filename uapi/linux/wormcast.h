@@ -28,6 +28,21 @@ enum wormcast_role {
 	WORMCAST_ROLE_NODE,		/* one per emulated node */
 };
 
+/*
+ * How a fabric carries multicast and broadcast frames (and, under a tree
+ * scheme, unicast too).  Documentation/multicast.rst.
+ */
+enum wormcast_mcast_scheme {
+	WORMCAST_MCAST_UNICAST,		/* one unicast worm per member: the papers'
+					 * baseline; built in, needs no table */
+	WORMCAST_MCAST_SPAM,		/* one spanning tree, up* /down* (SPAM) */
+	WORMCAST_MCAST_DSTM1,		/* two edge-disjoint trees, DSTM-1 construction */
+	WORMCAST_MCAST_DSTM2,		/* two edge-disjoint trees, DSTM-2 construction */
+	WORMCAST_MCAST_RT,		/* two edge-disjoint Roskind-Tarjan trees */
+	__WORMCAST_MCAST_MAX,
+};
+#define WORMCAST_MCAST_MAX (__WORMCAST_MCAST_MAX - 1)
+
 enum wormcast_replication {
 	WORMCAST_REPL_LOCKSTEP,		/* a flit passes a split only when all branches have room */
 	WORMCAST_REPL_ASYNC,		/* input-buffer-based asynchronous replication */
@@ -61,6 +76,7 @@ enum {
 	IFLA_WORMCAST_NODE_ID,		/* out: u32, node devices only */
 	IFLA_WORMCAST_COORDS,		/* out: binary, u32 per coordinate */
 	IFLA_WORMCAST_FABRIC_IFINDEX,	/* out: u32, fabric device (node devices) */
+	IFLA_WORMCAST_MULTICAST,	/* in: u32, enum wormcast_mcast_scheme */
 	__IFLA_WORMCAST_MAX,
 };
 #define IFLA_WORMCAST_MAX (__IFLA_WORMCAST_MAX - 1)
@@ -79,6 +95,22 @@ enum wormcast_cmd {
 	WORMCAST_CMD_FABRIC_DEL,	/* notification on "events" */
 	WORMCAST_CMD_FABRIC_SET,	/* change runtime parameters; CAP_NET_ADMIN */
 	WORMCAST_CMD_STATS_GET,		/* doit: fabric counters, engine and per-node stats */
+	/*
+	 * Routing tables (Documentation/uapi.rst, "Tables").  A table is
+	 * installed by a transaction: TABLE_NEW (KIND, SIZE, and GEN, the
+	 * fabric's generation the table was computed against) replies with a
+	 * TXN; TABLE_CHUNK (TXN, OFFSET, DATA) appends bytes in order;
+	 * TABLE_COMMIT (TXN) validates the whole table and publishes it if the
+	 * fabric's generation is still GEN, replying with the new GEN.  All or
+	 * nothing: a refused or abandoned transaction changes nothing.  Writes
+	 * need CAP_NET_ADMIN in the fabric's netns.
+	 */
+	WORMCAST_CMD_TABLE_NEW,
+	WORMCAST_CMD_TABLE_CHUNK,
+	WORMCAST_CMD_TABLE_COMMIT,	/* also the "events" notification of a commit */
+	WORMCAST_CMD_TABLE_ABORT,	/* drop the open transaction (TXN) */
+	WORMCAST_CMD_TABLE_GET,		/* doit: KIND, GEN, SIZE of a table;
+					 * dump: its bytes, as OFFSET + DATA */
 	__WORMCAST_CMD_MAX,
 };
 #define WORMCAST_CMD_MAX (__WORMCAST_CMD_MAX - 1)
@@ -107,6 +139,15 @@ enum wormcast_attr {
 	WORMCAST_A_FABRIC_NETNSID,	/* s32: the fabric device's netns as seen
 					 * from the caller's, when it is another
 					 * one (then FABRIC_NAME is left out) */
+	WORMCAST_A_TABLE_KIND,		/* u32, enum wormcast_table_kind */
+	WORMCAST_A_TABLE_GEN,		/* u32: a fabric's table generation; 0 = none
+					 * committed yet (built-in routing) */
+	WORMCAST_A_TABLE_SIZE,		/* u32, bytes, at most WORMCAST_TABLE_MAX_BYTES */
+	WORMCAST_A_TABLE_TXN,		/* u32, transaction handle from TABLE_NEW */
+	WORMCAST_A_TABLE_OFFSET,	/* u32, byte offset of DATA in the table */
+	WORMCAST_A_TABLE_DATA,		/* binary, at most WORMCAST_TABLE_CHUNK_MAX */
+	WORMCAST_A_TABLES,		/* nest of WORMCAST_A_TABLE (FABRIC_GET) */
+	WORMCAST_A_TABLE,		/* nest: TABLE_KIND, TABLE_GEN, TABLE_SIZE */
 	__WORMCAST_A_MAX,
 };
 #define WORMCAST_A_MAX (__WORMCAST_A_MAX - 1)
@@ -125,6 +166,8 @@ enum wormcast_param {
 	WORMCAST_PARAM_REPLICATION,	/* u8 */
 	WORMCAST_PARAM_WATCHDOG,	/* u32, settable with FABRIC_SET */
 	WORMCAST_PARAM_QUEUE_LEN,	/* u32 */
+	WORMCAST_PARAM_MULTICAST,	/* u32, enum wormcast_mcast_scheme, settable
+					 * with FABRIC_SET */
 	__WORMCAST_PARAM_MAX,
 };
 #define WORMCAST_PARAM_MAX (__WORMCAST_PARAM_MAX - 1)
@@ -175,6 +218,10 @@ enum wormcast_counter {
 	WORMCAST_CNT_RX_FILTER_FALLBACK, /* rx filter snapshot allocation failed:
 					  * node accepted all multicast meanwhile */
 	WORMCAST_CNT_DROP_DEADLOCK,	/* flushed after the deadlock watchdog fired */
+	WORMCAST_CNT_TABLE_FALLBACK,	/* frames routed by the built-in scheme because
+					 * the fabric's scheme has no committed table */
+	WORMCAST_CNT_DROP_STRAY,	/* a copy consumed at a node that was not a
+					 * destination (bad tables): not delivered */
 	__WORMCAST_CNT_MAX,
 };
 #define WORMCAST_CNT_MAX (__WORMCAST_CNT_MAX - 1)
@@ -198,5 +245,39 @@ enum wormcast_engine_stat {
 	__WORMCAST_ENG_MAX,
 };
 #define WORMCAST_ENG_MAX (__WORMCAST_ENG_MAX - 1)
+
+/* ------------------------------------------------------------------ */
+/* Tables: what TABLE_CHUNK carries, in host byte order */
+
+enum wormcast_table_kind {
+	WORMCAST_TABLE_UNSPEC,
+	WORMCAST_TABLE_TREES,		/* struct wormcast_trees: spanning trees */
+	__WORMCAST_TABLE_MAX,
+};
+#define WORMCAST_TABLE_MAX (__WORMCAST_TABLE_MAX - 1)
+
+#define WORMCAST_TABLE_MAX_BYTES	(4u << 20)	/* one table */
+#define WORMCAST_TABLE_CHUNK_MAX	65024u		/* one DATA attribute */
+#define WORMCAST_MAX_TREES		2
+#define WORMCAST_NO_PORT		0xff
+
+/*
+ * WORMCAST_TABLE_TREES: @ntrees spanning trees of the fabric's topology,
+ * each given by the port through which every node reaches its parent
+ * (WORMCAST_NO_PORT at the tree's root): @ntrees x @nnodes bytes follow
+ * the header, tree after tree.  The kernel checks that each is a spanning
+ * tree (every port leads to a neighbour, one root, no cycle), that the
+ * trees are edge-disjoint, and that @ntrees fits @scheme (SPAM: 1; DSTM-1,
+ * DSTM-2, RT: 2).  Post-order numbers, subtree intervals and levels are
+ * derived from it, children taken in increasing port order.
+ */
+struct wormcast_trees {
+	__u32 scheme;			/* enum wormcast_mcast_scheme */
+	__u32 nnodes;			/* the fabric's */
+	__u32 ntrees;
+	__u32 root[WORMCAST_MAX_TREES];	/* unused entries 0 */
+	__u32 reserved;			/* 0 */
+	__u8 parent_port[];		/* ntrees * nnodes */
+};
 
 #endif /* _UAPI_LINUX_WORMCAST_H */

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tree multicast in the engine: SPAM (one spanning tree, up* /down*) and
+ * DSTM (two edge-disjoint spanning trees; Wang and Blough, sections 3.1
+ * and 3.2), on tables in the uapi format struct wormcast_trees.
+ *
+ * A tree set is built from that format (wc_tree_set_build(), which
+ * validates it completely) and handed to the engine as the tables of
+ * wc_algo_tree.  The kernel builds it when the daemon commits a table;
+ * wormsim and the tests build it from the very same bytes.
+ *
+ * Header flits.  One u32 word per header flit, the paper's
+ * {Node, C, O_1..O_4, S} plus the tree it travels in (WC_TH_*).  The
+ * source encodes them with wc_dstm_encode() (a depth-first pre-order from
+ * the least common ancestor), so the flits of every child's subtree follow
+ * the splitting router's own flit as one contiguous run: at a split, each
+ * branch takes its run (header subsets per branch) and the router's own
+ * flit is stripped.  The first split sets S in every flit behind it.
+ *
+ * Routing.  A header whose first flit names another router goes towards
+ * it in the tree (up, or down into the child whose post-order interval
+ * holds it); under SPAM, until the first split, an up cross link that
+ * reaches an ancestor of that router may be taken instead (up* /down* on
+ * levels, ties broken by node id).  Once S is set only down tree links are
+ * legal.  A worm consumes through consumption channel T when a fabric has
+ * two trees (one consumption channel per tree keeps the trees
+ * edge-disjoint end to end), through any channel under SPAM.
+ *
+ * Unicast under a tree scheme is a one-flit header {dst, C = 1}: in the
+ * tree where the path is shorter (DSTM; ties go to tree 0), in the tree
+ * under SPAM.  A multicast takes one tree at random (DSTM, section 3.2.1).
+ *
+ * Limits: trees on routers of at most WC_TREE_MAX_PORTS ports (2-D mesh
+ * and torus, 1-D, hypercubes up to dimension 4), at most WC_TH_MAX_NODES
+ * nodes.
+ */
+#ifndef WC_TREE_MCAST_H
+#define WC_TREE_MCAST_H
+
+#include "compat.h"
+#include "topology.h"
+#include "engine.h"
+#include "dstm_header.h"
+
+#define WC_TH_NODE_BITS		20
+#define WC_TH_MAX_NODES		(1u << WC_TH_NODE_BITS)
+#define WC_TH_NODE_MASK		(WC_TH_MAX_NODES - 1)
+#define WC_TH_O_SHIFT		20	/* 4 bits: O_1..O_4 */
+#define WC_TH_C			(1u << 24)
+#define WC_TH_S			(1u << 25)
+#define WC_TH_T			(1u << 26)	/* tree 1 (else tree 0) */
+
+static inline u32 wc_th_node(u32 w)
+{
+	return w & WC_TH_NODE_MASK;
+}
+
+static inline u32 wc_th_out(u32 w)
+{
+	return (w >> WC_TH_O_SHIFT) & 0xf;
+}
+
+static inline u32 wc_th_tree(u32 w)
+{
+	return w & WC_TH_T ? 1 : 0;
+}
+
+struct wc_tree_set {
+	u32 scheme;			/* enum wormcast_mcast_scheme */
+	u32 ntrees;			/* 1 or 2 */
+	u32 nnodes;
+	bool cross_links;		/* SPAM: up cross links before the split */
+	struct wc_tree_table tree[2];
+	u32 *level[2];			/* links from the root */
+	/* Encoder work area: a tree set serves one engine at a time. */
+	u32 *scratch;
+	struct wc_dstm_flit *flits;
+	size_t mem;			/* bytes allocated */
+};
+
+/*
+ * Validate @len bytes of struct wormcast_trees against topology @t and
+ * build @s from them.  Returns 0, or -EINVAL with *@why set to a static
+ * reason (and nothing allocated), or -ENOMEM.
+ */
+int wc_tree_set_build(struct wc_tree_set *s, const struct wc_topo *t,
+		      const void *table, size_t len, const char **why);
+void wc_tree_set_free(struct wc_tree_set *s);
+
+/* Can @scheme run on @t with @p?  0, or -EINVAL with *@why. */
+int wc_tree_scheme_check(u32 scheme, const struct wc_topo *t,
+			 const struct wc_engine_params *p, const char **why);
+
+/* Header words a message to @ndsts destinations may need. */
+static inline u32 wc_tree_hdr_words(u32 ndsts)
+{
+	return (u32)WC_DSTM_MAX_FLITS(ndsts) + 1;
+}
+
+/* Links of the path from @a to @b in tree @tree of @s. */
+u32 wc_tree_set_distance(const struct wc_tree_set *s, u32 tree, u32 a, u32 b);
+
+/*
+ * The algorithm.  Its tables are a struct wc_tree_set; a message's
+ * header lives in the caller's m->hdr (at least wc_tree_hdr_words(ndsts)
+ * words).
+ */
+extern const struct wc_algo wc_algo_tree;
+
+#endif /* WC_TREE_MCAST_H */
