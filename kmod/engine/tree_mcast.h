@@ -70,7 +70,9 @@ struct wc_tree_set {
 	u32 ntrees;			/* 1 or 2 */
 	u32 nnodes;
 	bool cross_links;		/* SPAM: up cross links before the split */
-	struct wc_tree_table tree[2];
+	struct wc_tree_table tree[2];	/* views of the arrays below */
+	struct wc_tree_entry *entry[2];
+	u32 *node_of_pn[2];
 	u32 *level[2];			/* links from the root */
 	/* Encoder work area: a tree set serves one engine at a time. */
 	u32 *scratch;

@@ -6,7 +6,8 @@
  * that the code the module runs is checked where it runs, by the same
  * assertions: Eq. 1 at zero load on every topology, contention,
  * backpressure, lock-step and asynchronous replication, intermediate
- * reception, the watchdog and flush, no false alarm.
+ * reception, the watchdog and flush, no false alarm.  A second suite runs
+ * tree multicast's cases (tree_cases.h) the same way.
  */
 #include <kunit/test.h>
 
@@ -19,6 +20,7 @@
 	KUNIT_ASSERT_TRUE_MSG(ctx, cond, __VA_ARGS__)
 
 #include "engine_cases.h"
+#include "tree_cases.h"
 
 static void eq1_desc(const struct case_eq1_topo *t, char *desc)
 {
@@ -62,6 +64,39 @@ static void engine_no_false_alarm(struct kunit *test)
 	case_no_false_alarm(test);
 }
 
+static void tree_tables_good(struct kunit *test)
+{
+	case_tree_tables_good(test);
+}
+
+static void tree_tables_bad(struct kunit *test)
+{
+	case_tree_tables_bad(test);
+}
+
+static void tree_reference(struct kunit *test)
+{
+	case_tree_reference(test);
+}
+
+static void tree_traffic(struct kunit *test)
+{
+	case_tree_traffic(test);
+}
+
+static struct kunit_case tree_cases[] = {
+	KUNIT_CASE(tree_tables_good),
+	KUNIT_CASE(tree_tables_bad),
+	KUNIT_CASE(tree_reference),
+	KUNIT_CASE_SLOW(tree_traffic),
+	{}
+};
+
+static struct kunit_suite wormcast_tree_suite = {
+	.name = "wormcast_tree",
+	.test_cases = tree_cases,
+};
+
 static struct kunit_case engine_cases[] = {
 	KUNIT_CASE_PARAM(engine_eq1_zero_load, eq1_gen_params),
 	KUNIT_CASE(engine_contention),
@@ -79,5 +114,6 @@ static struct kunit_suite wormcast_engine_suite = {
 };
 
 kunit_test_suites(&wormcast_engine_suite);
+kunit_test_suites(&wormcast_tree_suite);
 
 MODULE_LICENSE("GPL");

@@ -6,7 +6,8 @@
  * intermediate reception, the deadlock watchdog and flush, no false alarm)
  * live in kmod/tests/engine_cases.h; this driver runs them under
  * ASan/UBSan and adds the userspace-only ones: random traffic delivered
- * exactly once, determinism, parameter checks.
+ * exactly once, determinism, parameter checks.  Tree multicast's cases
+ * (kmod/tests/tree_cases.h) run here too.
  */
 #include "tap.h"
 #include "engine.h"
@@ -25,6 +26,7 @@
 	} while (0)
 
 #include "../../kmod/tests/engine_cases.h"
+#include "../../kmod/tests/tree_cases.h"
 
 /* Room for every delivery of the random traffic below. */
 #define MAX_DELIV 200000
@@ -219,5 +221,10 @@ int main(void)
 	case_no_false_alarm(NULL);
 	test_traffic();
 	test_params();
+	/* tree multicast (tree_cases.h) */
+	case_tree_tables_good(NULL);
+	case_tree_tables_bad(NULL);
+	case_tree_reference(NULL);
+	case_tree_traffic(NULL);
 	return done_testing();
 }

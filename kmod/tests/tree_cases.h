@@ -1,0 +1,803 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tree multicast test cases (kmod/engine/tree_mcast.c), written once and
+ * compiled twice, like engine_cases.h: into tests/unit/test_tree_mcast.c
+ * (ASan/UBSan) and kmod/tests/tree_kunit.c (KASAN, lockdep).
+ *
+ *  - table validation: good tables on several topologies, and every kind
+ *    of bad one refused with its reason;
+ *  - routing against an independent reference: for random multicasts on
+ *    two edge-disjoint trees built here from the proof of Theorem 4.1 (not
+ *    with the daemon's library), the links a worm used are exactly the tree
+ *    paths from the source to the least common ancestor and down to every
+ *    destination, each destination consumes once and nobody else does;
+ *  - zero-load latency of a tree multicast (asynchronous replication with
+ *    buffers that hold a whole worm, link delay 1), derived in
+ *    Documentation/multicast.rst:
+ *        startup + d_X (router_delay + 1) + (L - 1) [+ router_delay]
+ *    with d_X the links from the source through the LCA to X, L the flits
+ *    injected (header flits counted: one per destination and per splitting
+ *    router) and the last term when X also forwards;
+ *  - unicast takes the shorter of the two tree paths;
+ *  - random mixed traffic, lock-step and asynchronous, delivered exactly
+ *    once with no deadlock and no routing error; SPAM likewise on a mesh.
+ *
+ * The includer defines CASE_CTX, CASE_CHECK, CASE_EQ, CASE_REQUIRE and
+ * includes engine_cases.h first.
+ */
+#ifndef WC_TREE_CASES_H
+#define WC_TREE_CASES_H
+
+#include <linux/wormcast.h>
+
+#include "tree_mcast.h"
+
+/* ------------------------------------------------------------ tables */
+
+struct case_tables {
+	struct wc_topo t;
+	struct wormcast_trees *h;
+	size_t len;
+};
+
+static u32 case_port_to(const struct wc_topo *t, u32 a, u32 b)
+{
+	u32 p;
+
+	for (p = 0; p < t->nports; p++)
+		if (wc_topo_neighbor(t, a, p) == b)
+			return p;
+	return WORMCAST_NO_PORT;
+}
+
+/*
+ * Parent ports of the tree on the links marked in @edge (by (node, port),
+ * both directions), by breadth-first search from @root.  Returns the
+ * nodes reached.
+ */
+static u32 case_orient(const struct wc_topo *t, const u8 *edge, u32 root,
+		       u8 *pp, u32 *queue)
+{
+	u32 head = 0, tail = 0, v;
+
+	for (v = 0; v < t->nnodes; v++)
+		pp[v] = WORMCAST_NO_PORT - 1;	/* not reached */
+	pp[root] = WORMCAST_NO_PORT;
+	queue[tail++] = root;
+	while (head < tail) {
+		u32 x = queue[head++], p;
+
+		for (p = 0; p < t->nports; p++) {
+			u32 u = wc_topo_neighbor(t, x, p);
+
+			if (u == WC_NO_NODE || !edge[x * t->nports + p] ||
+			    pp[u] != WORMCAST_NO_PORT - 1)
+				continue;
+			pp[u] = (u8)wc_topo_reverse_port(t, x, p);
+			queue[tail++] = u;
+		}
+	}
+	return tail;
+}
+
+static void case_mark(const struct wc_topo *t, u8 *edge, u32 x0, u32 y0,
+		      u32 x1, u32 y1)
+{
+	u32 a[2] = { x0, y0 }, b[2] = { x1, y1 };
+	u32 na = wc_topo_node(t, a), nb = wc_topo_node(t, b);
+	u32 p = case_port_to(t, na, nb);
+
+	edge[na * t->nports + p] = 1;
+	edge[nb * t->nports + wc_topo_reverse_port(t, na, p)] = 1;
+}
+
+/*
+ * The two trees of Theorem 4.1's proof on a K x M torus, from its Table 1:
+ * T1 by (+x, -y) from R1 = (x1, y1), T2 by (-y, +x) from R2 = (x2, y2).
+ */
+static struct case_tables *case_dstm_tables(CASE_CTX *ctx, u32 k, u32 m,
+					    u32 x1, u32 y1, u32 x2, u32 y2)
+{
+	struct case_tables *ct = wc_zalloc(sizeof(*ct));
+	u32 dims[2] = { k, m }, i, j, n, tr;
+	u8 *edge[2];
+	u32 *queue;
+
+	CASE_REQUIRE(ctx, ct, "tables allocated");
+	CASE_REQUIRE(ctx, !wc_topo_init(&ct->t, WC_TOPO_TORUS, 2, dims, NULL),
+		     "%ux%u torus", k, m);
+	n = ct->t.nnodes;
+	ct->len = sizeof(*ct->h) + 2 * n;
+	ct->h = wc_zalloc(ct->len);
+	edge[0] = wc_zalloc(n * ct->t.nports);
+	edge[1] = wc_zalloc(n * ct->t.nports);
+	queue = wc_calloc(n, sizeof(u32));
+	CASE_REQUIRE(ctx, ct->h && edge[0] && edge[1] && queue, "room");
+	for (i = 0; i < k; i++) {
+		for (j = 0; j < m; j++) {
+			/* T1: H_{*,y1} - H_{x1-,y1}; V - V_{x2,*} - V_{*,y1};
+			 * H_{x2-,*} - H_{x2-,y1}
+			 */
+			if (j == y1 && i != (x1 + k - 1) % k)
+				case_mark(&ct->t, edge[0], i, j, (i + 1) % k, j);
+			if (i != x2 && j != y1)
+				case_mark(&ct->t, edge[0], i, j, i, (j + 1) % m);
+			if (i == (x2 + k - 1) % k && j != y1)
+				case_mark(&ct->t, edge[0], i, j, (i + 1) % k, j);
+			/* T2: V_{x2,*} - V_{x2,y2}; H - H_{x2-,*} - H_{*,y1};
+			 * V_{*,y1} - V_{x2,y1}
+			 */
+			if (i == x2 && j != y2)
+				case_mark(&ct->t, edge[1], i, j, i, (j + 1) % m);
+			if (i != (x2 + k - 1) % k && j != y1)
+				case_mark(&ct->t, edge[1], i, j, (i + 1) % k, j);
+			if (j == y1 && i != x2)
+				case_mark(&ct->t, edge[1], i, j, i, (j + 1) % m);
+		}
+	}
+	ct->h->scheme = WORMCAST_MCAST_DSTM1;
+	ct->h->nnodes = n;
+	ct->h->ntrees = 2;
+	ct->h->root[0] = wc_topo_node(&ct->t, (u32[]){ x1, y1 });
+	ct->h->root[1] = wc_topo_node(&ct->t, (u32[]){ x2, y2 });
+	for (tr = 0; tr < 2; tr++)
+		CASE_EQ(ctx, case_orient(&ct->t, edge[tr], ct->h->root[tr],
+					 ct->h->parent_port + tr * n, queue),
+			n, "%ux%u: tree %u of the proof spans", k, m, tr + 1);
+	wc_free(edge[0]);
+	wc_free(edge[1]);
+	wc_free(queue);
+	return ct;
+}
+
+/* One breadth-first spanning tree (SPAM) of any topology, from @root. */
+static struct case_tables *case_bfs_tables(CASE_CTX *ctx, u32 kind, u32 ndims,
+					   const u32 *dims, u32 root)
+{
+	struct case_tables *ct = wc_zalloc(sizeof(*ct));
+	u8 *edge;
+	u32 *queue, n;
+
+	CASE_REQUIRE(ctx, ct, "tables allocated");
+	CASE_REQUIRE(ctx, !wc_topo_init(&ct->t, kind, ndims, dims, NULL),
+		     "topology");
+	n = ct->t.nnodes;
+	ct->len = sizeof(*ct->h) + n;
+	ct->h = wc_zalloc(ct->len);
+	edge = wc_zalloc(n * ct->t.nports);
+	queue = wc_calloc(n, sizeof(u32));
+	CASE_REQUIRE(ctx, ct->h && edge && queue, "room");
+	memset(edge, 1, n * ct->t.nports);
+	ct->h->scheme = WORMCAST_MCAST_SPAM;
+	ct->h->nnodes = n;
+	ct->h->ntrees = 1;
+	ct->h->root[0] = root;
+	CASE_EQ(ctx, case_orient(&ct->t, edge, root, ct->h->parent_port, queue),
+		n, "BFS tree spans");
+	wc_free(edge);
+	wc_free(queue);
+	return ct;
+}
+
+static void case_tables_free(struct case_tables *ct)
+{
+	wc_free(ct->h);
+	wc_free(ct);
+}
+
+static void case_tree_tables_good(CASE_CTX *ctx)
+{
+	static const u32 sizes[][4] = {
+		{ 4, 4, 1, 2 }, { 5, 5, 3, 1 }, { 8, 8, 0, 4 }, { 6, 4, 2, 3 },
+		{ 16, 16, 7, 9 },
+	};
+	struct wc_tree_set s;
+	const char *why = NULL;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct case_tables *ct = case_dstm_tables(ctx, sizes[i][0],
+							  sizes[i][1], 0, 0,
+							  sizes[i][2],
+							  sizes[i][3]);
+
+		CASE_EQ(ctx, wc_tree_set_build(&s, &ct->t, ct->h, ct->len, &why),
+			0, "%ux%u: the proof's trees are accepted (%s)",
+			sizes[i][0], sizes[i][1], why ? why : "");
+		CASE_EQ(ctx, s.ntrees, 2, "two trees");
+		wc_tree_set_free(&s);
+		case_tables_free(ct);
+	}
+	{
+		static const struct { u32 kind, ndims, dims[2]; } spam[] = {
+			{ WC_TOPO_MESH, 2, { 4, 4 } },
+			{ WC_TOPO_MESH, 1, { 7 } },
+			{ WC_TOPO_TORUS, 2, { 5, 3 } },
+			{ WC_TOPO_HYPERCUBE, 1, { 4 } },
+		};
+
+		for (i = 0; i < ARRAY_SIZE(spam); i++) {
+			struct case_tables *ct = case_bfs_tables(ctx, spam[i].kind,
+								 spam[i].ndims,
+								 spam[i].dims, 1);
+
+			CASE_EQ(ctx, wc_tree_set_build(&s, &ct->t, ct->h,
+						       ct->len, &why),
+				0, "SPAM BFS tree %u accepted", i);
+			wc_tree_set_free(&s);
+			case_tables_free(ct);
+		}
+	}
+}
+
+static bool case_has(const char *why, const char *part)
+{
+	return why && strstr(why, part);
+}
+
+/* Each mutation of a good 4x4 table, and the reason it must get. */
+static void case_tree_tables_bad(CASE_CTX *ctx)
+{
+	struct case_tables *ct = case_dstm_tables(ctx, 4, 4, 0, 0, 1, 2);
+	struct wormcast_trees *h = wc_zalloc(ct->len + 1);
+	u32 n = ct->t.nnodes, r0 = ct->h->root[0], v;
+	struct wc_tree_set s;
+	const char *why;
+	int err;
+
+	CASE_REQUIRE(ctx, h, "room");
+#define BAD(desc, part, mutate, len_delta)				\
+	do {								\
+		memcpy(h, ct->h, ct->len);				\
+		mutate;							\
+		why = NULL;						\
+		err = wc_tree_set_build(&s, &ct->t, h,			\
+					ct->len + (len_delta), &why);	\
+		CASE_EQ(ctx, err, -EINVAL, "%s refused", desc);		\
+		CASE_CHECK(ctx, case_has(why, part),			\
+			   "%s: reason \"%s\" names \"%s\"", desc,	\
+			   why ? why : "(none)", part);			\
+		if (!err)						\
+			wc_tree_set_free(&s);				\
+	} while (0)
+
+	BAD("truncated header", "shorter than its header", (void)0,
+	    -(int)ct->len + 8);
+	BAD("one byte too many", "table size", (void)0, 1);
+	BAD("one byte short", "table size", (void)0, -1);
+	BAD("unicast scheme", "unknown or tree-less", h->scheme = 0, 0);
+	BAD("unknown scheme", "unknown or tree-less", h->scheme = 99, 0);
+	BAD("node count", "node count", h->nnodes = n + 1, 0);
+	BAD("SPAM with two trees", "wrong number of trees",
+	    h->scheme = WORMCAST_MCAST_SPAM, 0);
+	BAD("reserved", "reserved", h->reserved = 1, 0);
+	BAD("root out of range", "root out of range", h->root[1] = n, 0);
+	BAD("root with a parent", "root has a parent port",
+	    h->parent_port[r0] = 0, 0);
+	v = (r0 + 5) % n;
+	BAD("second root", "second root",
+	    h->parent_port[v] = WORMCAST_NO_PORT, 0);
+	BAD("port out of range", "does not exist",
+	    h->parent_port[v] = (u8)ct->t.nports, 0);
+	/* a cycle: a node and its parent (not the root) point at each other */
+	{
+		u32 p = wc_topo_neighbor(&ct->t, v, ct->h->parent_port[v]);
+		u8 back;
+
+		while (p == r0) {
+			v = (v + 1) % n;
+			p = v == r0 ? r0 :
+			    wc_topo_neighbor(&ct->t, v, ct->h->parent_port[v]);
+		}
+		back = (u8)wc_topo_reverse_port(&ct->t, v, ct->h->parent_port[v]);
+		BAD("cycle", "does not span", h->parent_port[p] = back, 0);
+	}
+	BAD("shared link", "share a link",
+	    memcpy(h->parent_port + n, h->parent_port, n);
+	    h->root[1] = r0, 0);
+	wc_free(h);
+	case_tables_free(ct);
+
+	/* topology-level refusals */
+	{
+		u32 dims[2] = { 4, 4 };
+		struct case_tables *m = case_bfs_tables(ctx, WC_TOPO_MESH, 2,
+							dims, 0);
+		u32 edge_node = 0;	/* (0, 0): no -x neighbour */
+
+		for (v = 0; v < 4; v++)
+			if (wc_topo_neighbor(&m->t, edge_node, v) == WC_NO_NODE)
+				break;
+		h = wc_zalloc(m->len);
+		CASE_REQUIRE(ctx, h, "room");
+		memcpy(h, m->h, m->len);
+		h->root[0] = 5;
+		h->parent_port[5] = WORMCAST_NO_PORT;
+		h->parent_port[edge_node] = (u8)v;
+		why = NULL;
+		err = wc_tree_set_build(&s, &m->t, h, m->len, &why);
+		CASE_CHECK(ctx, err == -EINVAL &&
+			   case_has(why, "leads to no neighbour"),
+			   "a port off the mesh's border refused (%s)",
+			   why ? why : "(none)");
+		memcpy(h, m->h, m->len);
+		h->scheme = WORMCAST_MCAST_DSTM1;
+		why = NULL;
+		CASE_CHECK(ctx, wc_tree_set_build(&s, &m->t, h, m->len, &why) ==
+			   -EINVAL, "dstm-1 table on a mesh refused (%s)",
+			   why ? why : "(none)");
+		wc_free(h);
+		case_tables_free(m);
+	}
+	{
+		u32 dims[3] = { 3, 3, 3 };
+		struct wc_topo t3;
+
+		wc_topo_init(&t3, WC_TOPO_MESH, 3, dims, NULL);
+		why = NULL;
+		CASE_CHECK(ctx, wc_tree_scheme_check(WORMCAST_MCAST_SPAM, &t3,
+						     NULL, &why) == -EINVAL &&
+			   case_has(why, "at most 4 ports"),
+			   "6-port routers refused for trees (%s)",
+			   why ? why : "(none)");
+	}
+#undef BAD
+}
+
+/* ------------------------------------------------------------ routing */
+
+/* Independent view of a tree: parents and levels from the parent ports. */
+struct case_tree_ref {
+	u32 *parent, *level;
+	const u8 *pp;
+};
+
+static void case_ref_init(const struct case_tables *ct, u32 tree,
+			  struct case_tree_ref *r)
+{
+	const struct wc_topo *t = &ct->t;
+	u32 n = t->nnodes, v, changed = 1;
+
+	r->pp = ct->h->parent_port + tree * n;
+	r->parent = wc_calloc(n, sizeof(u32));
+	r->level = wc_calloc(n, sizeof(u32));
+	for (v = 0; v < n; v++) {
+		r->parent[v] = r->pp[v] == WORMCAST_NO_PORT ? WC_NO_NODE :
+			       wc_topo_neighbor(t, v, r->pp[v]);
+		r->level[v] = r->parent[v] == WC_NO_NODE ? 0 : U32_MAX;
+	}
+	while (changed) {
+		changed = 0;
+		for (v = 0; v < n; v++)
+			if (r->level[v] == U32_MAX &&
+			    r->level[r->parent[v]] != U32_MAX) {
+				r->level[v] = r->level[r->parent[v]] + 1;
+				changed = 1;
+			}
+	}
+}
+
+static void case_ref_free(struct case_tree_ref *r)
+{
+	wc_free(r->parent);
+	wc_free(r->level);
+}
+
+static bool case_is_anc(const struct case_tree_ref *r, u32 a, u32 x)
+{
+	while (x != WC_NO_NODE && x != a)
+		x = r->parent[x];
+	return x == a;
+}
+
+static u32 case_lca(const struct case_tree_ref *r, u32 a, u32 b)
+{
+	while (!case_is_anc(r, a, b))
+		a = r->parent[a];
+	return a;
+}
+
+/* Mark the directed links from @a up to @top (an ancestor), or down. */
+static void case_mark_up(const struct wc_topo *t, const struct case_tree_ref *r,
+			 u32 a, u32 top, u8 *used)
+{
+	for (; a != top; a = r->parent[a])
+		used[a * t->nports + r->pp[a]] = 1;
+}
+
+static void case_mark_down(const struct wc_topo *t,
+			   const struct case_tree_ref *r, u32 top, u32 x,
+			   u8 *used)
+{
+	for (; x != top; x = r->parent[x])
+		used[r->parent[x] * t->nports +
+		     wc_topo_reverse_port(t, x, r->pp[x])] = 1;
+}
+
+/* Header flits of the multicast inside the subtree of @v (isdst: 1 or 2). */
+static u32 case_flits_below(const struct wc_topo *t,
+			    const struct case_tree_ref *r, const u8 *isdst,
+			    const u8 *used, u32 v)
+{
+	u32 c, nbr = !!isdst[v], flits = 0;
+
+	for (c = 0; c < t->nnodes; c++) {
+		if (r->parent[c] != v ||
+		    !used[v * t->nports + wc_topo_reverse_port(t, c, r->pp[c])])
+			continue;
+		nbr++;
+		flits += case_flits_below(t, r, isdst, used, c);
+	}
+	return flits + (isdst[v] || nbr >= 2);
+}
+
+/*
+ * Zero-load latency at @x, by the engine model's timing rules applied
+ * along the worm's path (Documentation/multicast.rst, "Zero-load
+ * latency"): with buffers that never fill, flit i of a channel is sent at
+ * max(routing time, arrival of the upstream flit it copies, previous flit
+ * + 1) and arrives one cycle later; a router decides rd cycles after its
+ * first flit arrived (0 for a consumption-only decision); a channel that
+ * carries h header flits copies the upstream flits from n_up - h on.
+ */
+static u64 case_ref_latency(const struct wc_topo *t,
+			    const struct case_tree_ref *r, u32 src, u32 lca,
+			    u32 x, const u8 *isdst, const u8 *used, u32 hflits,
+			    u32 len, u32 rd, u32 startup)
+{
+	u32 np = 0, top = case_lca(r, src, lca), v, j, nd = 0, n_in = hflits;
+	u32 *path = wc_calloc(2 * (size_t)t->nnodes, sizeof(u32));
+	u32 *down = path + t->nnodes, i, c;
+	u64 *ready = wc_calloc(2 * (size_t)len, sizeof(u64));
+	u64 *next = ready + len, tsend = 0;
+	bool fwd = false;
+
+	if (!path || !ready)
+		goto out;
+	for (v = src; v != top; v = r->parent[v])
+		path[np++] = v;
+	for (v = x; v != top; v = r->parent[v])
+		down[nd++] = v;
+	path[np++] = top;
+	while (nd)
+		path[np++] = down[--nd];
+	for (i = 0; i < len; i++)
+		ready[i] = startup + i;
+	for (j = 0; j + 1 < np; j++) {
+		u32 n_out = n_in, off, rt = (u32)(ready[0] + rd);
+
+		/* at or below the LCA, a child takes its subtree's flits */
+		if (case_is_anc(r, lca, path[j + 1]) && case_is_anc(r, path[j], path[j + 1]))
+			n_out = case_flits_below(t, r, isdst, used, path[j + 1]);
+		off = n_in - n_out;
+		for (i = 0; i + off < len; i++) {
+			u64 s = ready[off + i] > rt ? ready[off + i] : rt;
+
+			if (i && next[i - 1] > s)	/* next[] holds arrivals */
+				s = next[i - 1];
+			next[i] = s + 1;
+		}
+		len -= off;
+		memcpy(ready, next, len * sizeof(u64));
+		n_in = n_out;
+	}
+	for (c = 0; c < t->nnodes; c++)
+		if (r->parent[c] == x &&
+		    used[x * t->nports + wc_topo_reverse_port(t, c, r->pp[c])])
+			fwd = true;
+	/* consumption: every header flit left is dropped */
+	for (i = 0; i + n_in < len; i++) {
+		u64 rt = ready[0] + (fwd ? rd : 0);
+		u64 s = ready[n_in + i] > rt ? ready[n_in + i] : rt;
+
+		if (i && tsend + 1 > s)
+			s = tsend + 1;
+		tsend = s;
+	}
+out:
+	wc_free(path);
+	wc_free(ready);
+	return tsend;
+}
+
+/*
+ * One multicast at zero load on tree @tree's reference: links used,
+ * deliveries and latencies against the reference and the formula.
+ * Returns false on the first mismatch (already reported).
+ */
+static bool case_tree_one(CASE_CTX *ctx, const struct case_tables *ct,
+			  const struct wc_tree_set *s, u32 repl, u32 src,
+			  const u32 *dsts, u32 nd, u32 rd, u32 startup,
+			  u64 seed_note)
+{
+	const struct wc_topo *t = &ct->t;
+	struct wc_engine_params p;
+	struct case_tree_ref refs[2], *r;
+	struct case_rec *rec;
+	struct wc_engine *e;
+	struct wc_msg *m;
+	u32 *hdr;
+	u32 n = t->nnodes, i, v, lca, hflits = 0, tree, bytes = 96;
+	u8 *want, *isdst;
+	bool good = true;
+
+	wc_engine_params_default(&p, t);
+	p.replication = repl;
+	p.router_delay = rd;
+	p.startup = startup;
+	/*
+	 * Asynchronous replication decouples the branches only when a
+	 * router can buffer what one branch has not taken yet (input-buffer
+	 * replication): give it room for the whole worm.  Lock step keeps
+	 * the papers' one-flit buffers.
+	 */
+	if (repl == WC_REPL_ASYNC)
+		p.buf_flits = WC_MAX_BUF_FLITS;
+	rec = case_rec_new(ctx, n);
+	e = case_engine_new(ctx, rec, t, &p, &wc_algo_tree);
+	m = wc_zalloc(wc_msg_size(e));
+	CASE_REQUIRE(ctx, m, "message");
+	wc_msg_init(e, m, src, bytes, NULL);
+	for (i = 0; i < nd; i++)
+		wc_msg_add_dst(e, m, dsts[i]);
+	m->hdr_max = wc_algo_hdr_words(&wc_algo_tree, m->ndsts);
+	hdr = wc_calloc(m->hdr_max, sizeof(u32));
+	CASE_REQUIRE(ctx, hdr, "header room");
+	m->hdr = hdr;
+	wc_engine_submit(e, m);
+	/* The tree it took: the first header word says. */
+	wc_engine_run(e, 1 + startup, s);
+	tree = wc_th_tree(hdr[0]);
+	for (i = 0; i < s->ntrees; i++)
+		case_ref_init(ct, i, &refs[i]);
+	r = &refs[tree];
+	if (nd == 1 && s->ntrees == 2) {
+		u32 d0 = refs[0].level[src] + refs[0].level[dsts[0]] -
+			 2 * refs[0].level[case_lca(&refs[0], src, dsts[0])];
+		u32 d1 = refs[1].level[src] + refs[1].level[dsts[0]] -
+			 2 * refs[1].level[case_lca(&refs[1], src, dsts[0])];
+
+		good &= CASE_CHECK(ctx, (d1 < d0) == (tree == 1),
+				   "unicast %u->%u took the shorter tree (%u vs %u)",
+				   src, dsts[0], d0, d1);
+	}
+	wc_engine_run(e, 1000000, s);
+	good &= CASE_EQ(ctx, rec->done, 1, "message %llu done",
+			(unsigned long long)seed_note);
+	good &= CASE_EQ(ctx, rec->route_errors, 0, "no routing error");
+
+	/* reference: links, header flits */
+	want = wc_zalloc(n * t->nports);
+	isdst = wc_zalloc(n);
+	CASE_REQUIRE(ctx, want && isdst, "room");
+	lca = dsts[0];
+	for (i = 0; i < nd; i++) {
+		isdst[dsts[i]] = 1;
+		lca = case_lca(r, lca, dsts[i]);
+	}
+	{
+		u32 top = case_lca(r, src, lca);
+
+		case_mark_up(t, r, src, top, want);
+		case_mark_down(t, r, top, lca, want);
+		for (i = 0; i < nd; i++)
+			case_mark_down(t, r, lca, dsts[i], want);
+	}
+	for (v = 0; v < n; v++) {
+		u32 branches = isdst[v], c;
+
+		if (!case_is_anc(r, lca, v))
+			continue;
+		for (c = 0; c < n; c++) {
+			if (r->parent[c] != v)
+				continue;
+			for (i = 0; i < nd; i++)
+				if (case_is_anc(r, c, dsts[i]))
+					break;
+			branches += i < nd;
+		}
+		hflits += isdst[v] || branches >= 2;
+	}
+	for (v = 0; v < n && good; v++) {
+		u32 port;
+
+		for (port = 0; port < t->nports; port++) {
+			bool used = wc_engine_channel_busy(e, v, port) > 0;
+
+			if (used != want[v * t->nports + port]) {
+				good &= CASE_CHECK(ctx, false,
+						   "msg %llu: link %u.p%u %s",
+						   (unsigned long long)seed_note,
+						   v, port,
+						   used ? "used off the tree paths" :
+						   "of the tree paths unused");
+				break;
+			}
+		}
+	}
+	good &= CASE_EQ(ctx, rec->nd, nd, "msg %llu: one delivery per destination",
+			(unsigned long long)seed_note);
+	for (i = 0; i < rec->nd && good; i++) {
+		u32 x = rec->d[i].node;
+		u64 want_lat;
+
+		good &= CASE_CHECK(ctx, isdst[x] == 1,
+				   "delivered at %u, a destination, once", x);
+		if (!good)
+			break;
+		want_lat = case_ref_latency(t, r, src, lca, x, isdst, want, hflits,
+					    hflits + DIV_ROUND_UP(bytes, p.flit_bytes) + 1,
+					    rd, startup);
+		isdst[x] = 2;	/* delivered; a second delivery fails above */
+		if (repl == WC_REPL_ASYNC)
+			good &= CASE_EQ(ctx, rec->d[i].latency, want_lat,
+					"msg %llu: zero-load latency at %u (%u header flits)",
+					(unsigned long long)seed_note, x, hflits);
+		else
+			good &= CASE_CHECK(ctx, rec->d[i].latency >= want_lat,
+					   "lock step no faster than asynchronous");
+	}
+	for (i = 0; i < s->ntrees; i++)
+		case_ref_free(&refs[i]);
+	wc_free(want);
+	wc_free(isdst);
+	wc_free(hdr);		/* the recorder freed m */
+	wc_engine_destroy(e);
+	case_rec_free(rec);
+	return good;
+}
+
+static u32 case_rnd(u64 *st)
+{
+	*st ^= *st << 13;
+	*st ^= *st >> 7;
+	*st ^= *st << 17;
+	return (u32)(*st >> 11);
+}
+
+/* Random multicasts, one at a time, on the proof's trees of an 8x8 torus. */
+static void case_tree_reference(CASE_CTX *ctx)
+{
+	struct case_tables *ct = case_dstm_tables(ctx, 8, 8, 0, 0, 4, 4);
+	struct wc_tree_set s;
+	u64 st = 0x1234567;
+	u32 k, passed = 0, total = 0;
+
+	CASE_REQUIRE(ctx, !wc_tree_set_build(&s, &ct->t, ct->h, ct->len, NULL),
+		     "tables build");
+	for (k = 0; k < 120; k++) {
+		u32 dsts[16], nd = k % 5 == 0 ? 1 : 2 + case_rnd(&st) % 12;
+		u32 src = case_rnd(&st) % 64, i, j;
+
+		for (i = 0; i < nd; i++) {
+			do {
+				dsts[i] = case_rnd(&st) % 64;
+				for (j = 0; j < i && dsts[j] != dsts[i]; j++)
+					;
+			} while (dsts[i] == src || j < i);
+		}
+		total++;
+		passed += case_tree_one(ctx, ct, &s,
+					k % 2 ? WC_REPL_ASYNC : WC_REPL_LOCKSTEP,
+					src, dsts, nd, 1 + k % 3, k % 7, k);
+	}
+	CASE_EQ(ctx, passed, total, "every multicast matched the reference");
+	wc_tree_set_free(&s);
+	case_tables_free(ct);
+}
+
+/* Many messages at once: exactly-once delivery, no deadlock. */
+static void case_tree_traffic_on(CASE_CTX *ctx, struct case_tables *ct,
+				 u32 repl, const char *what)
+{
+	const struct wc_topo *t = &ct->t;
+	struct wc_engine_params p;
+	struct wc_tree_set s;
+	struct case_rec *rec;
+	struct wc_engine *e;
+	u64 st = 99 + repl, expected = 0;
+	u32 n = t->nnodes, sent = 0, i, round;
+	struct wc_msg **all = wc_calloc(600, sizeof(*all));
+	u32 *count;
+
+	CASE_REQUIRE(ctx, !wc_tree_set_build(&s, t, ct->h, ct->len, NULL),
+		     "%s: tables build", what);
+	wc_engine_params_default(&p, t);
+	p.replication = repl;
+	p.watchdog = 5000;
+	/*
+	 * Asynchronous (input-buffer) replication needs buffers that hold a
+	 * whole worm: with one-flit buffers a branch blocked downstream
+	 * holds its siblings as lock step does, but without lock step's
+	 * coordination, and tree worms can deadlock (Documentation/
+	 * multicast.rst).  Lock step keeps the papers' one-flit buffers.
+	 */
+	if (repl == WC_REPL_ASYNC)
+		p.buf_flits = WC_MAX_BUF_FLITS;
+	rec = case_rec_new(ctx, 60000);
+	rec->free_msgs = false;
+	e = case_engine_new(ctx, rec, t, &p, &wc_algo_tree);
+	count = wc_calloc((size_t)n * 600, sizeof(u32));
+	CASE_REQUIRE(ctx, count && all, "room");
+	for (round = 0; round < 30 && sent < 600; round++) {
+		for (i = 0; i < n && sent < 600; i++) {
+			struct wc_msg *m;
+			u32 nd = case_rnd(&st) % 4 ? 1 : 2 + case_rnd(&st) % 10, j;
+
+			if (case_rnd(&st) % 3 || wc_engine_backlog(e, i) > 1)
+				continue;
+			m = wc_zalloc(wc_msg_size(e));
+			CASE_REQUIRE(ctx, m, "message");
+			wc_msg_init(e, m, i, 1 + case_rnd(&st) % 300,
+				    (void *)(uintptr_t)sent);
+			for (j = 0; j < nd; j++) {
+				u32 d = case_rnd(&st) % n;
+
+				if (d != i)
+					wc_msg_add_dst(e, m, d);
+			}
+			if (!m->ndsts) {
+				wc_free(m);
+				continue;
+			}
+			m->hdr_max = wc_algo_hdr_words(&wc_algo_tree, m->ndsts);
+			m->hdr = wc_calloc(m->hdr_max, sizeof(u32));
+			CASE_REQUIRE(ctx, m->hdr, "header");
+			expected += m->ndsts;
+			all[sent++] = m;
+			wc_engine_submit(e, m);
+		}
+		wc_engine_run(e, 200, &s);
+	}
+	wc_engine_run(e, 2000000, &s);
+	CASE_EQ(ctx, rec->done, sent, "%s: every message done", what);
+	CASE_EQ(ctx, rec->nd, expected, "%s: every destination delivered", what);
+	CASE_EQ(ctx, rec->deadlocks, 0, "%s: no deadlock", what);
+	CASE_EQ(ctx, rec->route_errors, 0, "%s: no routing error", what);
+	{
+		u32 dup = 0, stray = 0;
+
+		for (i = 0; i < rec->nd; i++) {
+			struct wc_msg *m = rec->d[i].m;
+			u32 id = (u32)(uintptr_t)m->cookie;
+
+			if (!wc_msg_has_dst(e, m, rec->d[i].node))
+				stray++;
+			else if (count[(size_t)id * n + rec->d[i].node]++)
+				dup++;
+		}
+		CASE_EQ(ctx, dup, 0, "%s: no destination twice", what);
+		CASE_EQ(ctx, stray, 0, "%s: no delivery off the group", what);
+	}
+	wc_engine_destroy(e);	/* after a failure, frees no message */
+	for (i = 0; i < sent; i++) {
+		wc_free(all[i]->hdr);
+		wc_free(all[i]);
+	}
+	wc_free(all);
+	wc_free(count);
+	case_rec_free(rec);
+	wc_tree_set_free(&s);
+}
+
+static void case_tree_traffic(CASE_CTX *ctx)
+{
+	struct case_tables *ct = case_dstm_tables(ctx, 8, 8, 0, 0, 4, 4);
+	u32 dims[2] = { 6, 6 };
+	struct case_tables *sp;
+
+	case_tree_traffic_on(ctx, ct, WC_REPL_LOCKSTEP, "dstm 8x8 lock step");
+	case_tree_traffic_on(ctx, ct, WC_REPL_ASYNC, "dstm 8x8 asynchronous");
+	case_tables_free(ct);
+	sp = case_bfs_tables(ctx, WC_TOPO_MESH, 2, dims, 14);
+	case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP, "spam 6x6 mesh lock step");
+	case_tree_traffic_on(ctx, sp, WC_REPL_ASYNC, "spam 6x6 mesh asynchronous");
+	case_tables_free(sp);
+	dims[0] = 5;
+	dims[1] = 4;
+	sp = case_bfs_tables(ctx, WC_TOPO_TORUS, 2, dims, 0);
+	case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP, "spam 5x4 torus lock step");
+	case_tables_free(sp);
+}
+
+#endif /* WC_TREE_CASES_H */
