@@ -36,9 +36,9 @@ static void check_accepted(const struct wc_link_args *a)
 	for (i = 0; i < WC_NPARAMS; i++) {
 		if (!a->set[i])
 			continue;
-		if (wc_params[i].is_replication)
-			FUZZ_CHECK(wc_repl_name(a->val[i]), "replication %u",
-				   a->val[i]);
+		if (wc_param_is_keyword(&wc_params[i]))
+			FUZZ_CHECK(wc_param_value_name(&wc_params[i], a->val[i]),
+				   "%s %u", wc_params[i].name, a->val[i]);
 		else
 			FUZZ_CHECK(a->val[i] >= wc_params[i].min, "%s %u",
 				   wc_params[i].name, a->val[i]);
@@ -67,8 +67,9 @@ static void check_round_trip(const struct wc_link_args *a)
 		if (!a->set[i])
 			continue;
 		argv[argc++] = (char *)wc_params[i].name;
-		if (wc_params[i].is_replication) {
-			argv[argc++] = (char *)wc_repl_name(a->val[i]);
+		if (wc_param_is_keyword(&wc_params[i])) {
+			argv[argc++] = (char *)wc_param_value_name(&wc_params[i],
+								    a->val[i]);
 		} else {
 			snprintf(num[i], sizeof(num[i]), "%u", a->val[i]);
 			argv[argc++] = num[i];

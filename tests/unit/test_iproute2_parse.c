@@ -264,7 +264,8 @@ static void test_params(void)
 
 	/* Every parameter alone: stored, and only it. */
 	for (i = 0; i < WC_NPARAMS; i++) {
-		const char *v = wc_params[i].is_replication ? "async" : "7";
+		const char *v = wc_param_is_keyword(&wc_params[i]) ?
+			wc_param_value_name(&wc_params[i], 1) : "7";
 
 		r = PARSE(&a, err, "topology", "mesh", "dims", "4x4",
 			  (char *)wc_params[i].name, (char *)v);
@@ -276,8 +277,7 @@ static void test_params(void)
 		for (j = 0; j < WC_NPARAMS; j++)
 			if (a.set[j] != (i == j))
 				good = 0;
-		if (a.val[i] != (wc_params[i].is_replication ?
-				 WORMCAST_REPL_ASYNC : 7u))
+		if (a.val[i] != (wc_param_is_keyword(&wc_params[i]) ? 1u : 7u))
 			good = 0;
 	}
 	ok(good, "each of the %zu parameters parsed alone", WC_NPARAMS);
@@ -290,16 +290,16 @@ static void test_params(void)
 	for (i = 0; i < WC_NPARAMS; i++) {
 		snprintf(vals[i], sizeof(vals[i]), "%zu", 100 + i);
 		argv[4 + 2 * i] = (char *)wc_params[i].name;
-		argv[5 + 2 * i] = wc_params[i].is_replication ? "lockstep" :
-								vals[i];
+		argv[5 + 2 * i] = wc_param_is_keyword(&wc_params[i]) ?
+			(char *)wc_param_value_name(&wc_params[i], 0) : vals[i];
 	}
 	r = wc_link_args_parse(4 + 2 * (int)WC_NPARAMS, argv, &a, err,
 			       sizeof(err));
 	good = r == 0;
 	for (i = 0; good && i < WC_NPARAMS; i++)
 		good = a.set[i] &&
-		       a.val[i] == (wc_params[i].is_replication ?
-				    WORMCAST_REPL_LOCKSTEP : 100 + i);
+		       a.val[i] == (wc_param_is_keyword(&wc_params[i]) ?
+				    0 : 100 + i);
 	ok(good, "all parameters together");
 
 	ok(PARSE(&a, err, "topology", "mesh", "dims", "4", "vcs", "2", "vcs",
@@ -329,8 +329,17 @@ static void test_table(void)
 	int good = 1, a;
 
 	for (i = 0; i < WC_NPARAMS; i++) {
-		if (wc_params[i].ifla < IFLA_WORMCAST_FLIT_BYTES ||
-		    wc_params[i].ifla > IFLA_WORMCAST_QUEUE_LEN ||
+		/*
+		 * Parameter attributes: IFLA_WORMCAST_FLIT_BYTES to QUEUE_LEN
+		 * in step with WORMCAST_PARAM_FLIT_BYTES to QUEUE_LEN, and
+		 * IFLA_WORMCAST_MULTICAST (added after the read-only ones)
+		 * with WORMCAST_PARAM_MULTICAST.
+		 */
+		bool multicast = wc_params[i].ifla == IFLA_WORMCAST_MULTICAST;
+
+		if ((!multicast &&
+		     (wc_params[i].ifla < IFLA_WORMCAST_FLIT_BYTES ||
+		      wc_params[i].ifla > IFLA_WORMCAST_QUEUE_LEN)) ||
 		    wc_params[i].param < 1 ||
 		    wc_params[i].param > WORMCAST_PARAM_MAX) {
 			good = 0;
@@ -339,8 +348,12 @@ static void test_table(void)
 		seen_ifla[wc_params[i].ifla]++;
 		seen_param[wc_params[i].param]++;
 		/* The two enums list the parameters in the same order. */
-		if (wc_params[i].ifla - IFLA_WORMCAST_FLIT_BYTES !=
+		if (multicast ? wc_params[i].param != WORMCAST_PARAM_MULTICAST :
+		    wc_params[i].ifla - IFLA_WORMCAST_FLIT_BYTES !=
 		    wc_params[i].param - WORMCAST_PARAM_FLIT_BYTES)
+			good = 0;
+		/* ... and the table lists them in the PARAM order. */
+		if (wc_params[i].param != i + 1)
 			good = 0;
 		if (wc_param_by_name(wc_params[i].name) != &wc_params[i])
 			good = 0;
@@ -350,6 +363,8 @@ static void test_table(void)
 	for (a = IFLA_WORMCAST_FLIT_BYTES; a <= IFLA_WORMCAST_QUEUE_LEN; a++)
 		if (seen_ifla[a] != 1)
 			good = 0;
+	if (seen_ifla[IFLA_WORMCAST_MULTICAST] != 1)
+		good = 0;
 	for (a = 1; a <= WORMCAST_PARAM_MAX; a++)
 		if (seen_param[a] != 1)
 			good = 0;
@@ -358,6 +373,27 @@ static void test_table(void)
 	   !strcmp(wc_repl_name(WORMCAST_REPL_ASYNC), "async") &&
 	   !strcmp(wc_repl_name(WORMCAST_REPL_LOCKSTEP), "lockstep") &&
 	   !wc_repl_name(7), "replication names");
+	{
+		const struct wc_param_desc *d = wc_param_by_name("multicast");
+		struct wc_link_args ma;
+		char merr[256];
+		uint32_t s, v;
+		int mgood = d && wc_param_is_keyword(d) && !d->is_replication;
+
+		for (s = 0; mgood && s <= WORMCAST_MCAST_MAX; s++)
+			mgood = !wc_param_value_parse(d, wc_mcast_scheme_name(s), &v) &&
+				v == s && strstr(wc_link_usage, wc_mcast_scheme_name(s)) != NULL;
+		ok(mgood, "multicast: every scheme by its name, named in the usage");
+		ok(PARSE(&ma, merr, "topology", "torus", "dims", "8x8", "multicast",
+			 "dstm-1") == 0 && ma.set[d - wc_params] &&
+		   ma.val[d - wc_params] == WORMCAST_MCAST_DSTM1,
+		   "multicast dstm-1 accepted");
+		ok(PARSE(&ma, merr, "topology", "torus", "dims", "8x8", "multicast",
+			 "dstm3") < 0 && strstr(merr, "dstm3") && strstr(merr, "dstm-2"),
+		   "unknown multicast scheme refused: %s", merr);
+		ok(PARSE(&ma, merr, "topology", "torus", "dims", "8x8", "multicast",
+			 "2") < 0, "multicast takes a word, not a number: %s", merr);
+	}
 }
 
 int main(void)

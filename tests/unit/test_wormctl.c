@@ -312,8 +312,8 @@ static void make_fabric(struct wc_fabric_info *f, const char *name)
 	f->nnodes = 16;
 	for (i = 0; i < WC_NPARAMS; i++) {
 		f->has_param[wc_params[i].param] = true;
-		f->param[wc_params[i].param] = wc_params[i].is_replication ?
-			WORMCAST_REPL_ASYNC : 100 + i;
+		f->param[wc_params[i].param] = wc_param_is_keyword(&wc_params[i]) ?
+			1 : 100 + i;
 	}
 	f->has_counters = true;
 	f->has_engine = true;
@@ -423,8 +423,8 @@ static void test_show(void)
 	memset(f.nodes[3].cnt, 0, sizeof(f.nodes[3].cnt));
 	s = render(false, false, true, SHOW_ALL_NODES, &f);
 	snprintf(want, sizeof(want),
-		 " drop_deadlock %d\nnode 3: all zero\nnode 4 (wc4): tx_frames 401 ",
-		 200 + WORMCAST_CNT_DROP_DEADLOCK);
+		 " %s %d\nnode 3: all zero\nnode 4 (wc4): tx_frames 401 ",
+		 wc_counter_names[WORMCAST_CNT_MAX], 200 + WORMCAST_CNT_MAX);
 	ok(strstr(s, "\nnode 2 (wc2): tx_frames 201 tx_bytes 202 ") &&
 	   strstr(s, want),
 	   "stats text: one line of non-zero counters per node");
@@ -490,6 +490,7 @@ static void test_names(void)
 		CNT(DROP_NOMEM), CNT(DROP_FABRIC_DOWN), CNT(DROP_BAD_FRAME),
 		CNT(DROP_RX_ERROR), CNT(DROP_ROUTE_ERROR), CNT(DROP_NOT_A_NODE),
 		CNT(RX_FILTER_FALLBACK), CNT(DROP_DEADLOCK),
+		CNT(TABLE_FALLBACK), CNT(DROP_STRAY),
 	};
 	static const struct { int v; const char *suffix; } eng[] = {
 		ENG(CYCLES), ENG(WORMS_IN_FLIGHT), ENG(FLIT_HOPS),

@@ -17,12 +17,16 @@
 #include <string.h>
 #include <linux/wormcast.h>
 
+#include "mcast_names.h"	/* daemon/lib: scheme names, shared with wormcastd */
+
 struct wc_param_desc {
 	const char *name;	/* command-line word and JSON key */
 	uint16_t ifla;		/* IFLA_WORMCAST_* */
 	uint16_t param;		/* WORMCAST_PARAM_* */
 	uint32_t min;		/* smallest value the tools accept */
-	bool is_replication;	/* u8 attribute, keyword lockstep|async */
+	bool is_replication;	/* u8 attribute, keyword lockstep|async; the
+				 * other keyword parameter, multicast, is a u32
+				 * (wc_param_is_keyword()) */
 	const char *help;
 };
 
@@ -52,6 +56,8 @@ static const struct wc_param_desc wc_params[] = {
 	  1, false, "cycles without progress that mean deadlock" },
 	{ "queue_len", IFLA_WORMCAST_QUEUE_LEN, WORMCAST_PARAM_QUEUE_LEN,
 	  1, false, "injection queue length, frames" },
+	{ "multicast", IFLA_WORMCAST_MULTICAST, WORMCAST_PARAM_MULTICAST,
+	  0, false, "unicast, spam, dstm-1, dstm-2 or rt" },
 };
 
 #define WC_NPARAMS (sizeof(wc_params) / sizeof(wc_params[0]))
@@ -90,6 +96,41 @@ static inline int wc_repl_parse(const char *s, uint32_t *v)
 		return 0;
 	}
 	return -1;
+}
+
+/* Parameters given by a word rather than a number: replication, multicast. */
+static inline bool wc_param_is_keyword(const struct wc_param_desc *d)
+{
+	return d->is_replication || d->param == WORMCAST_PARAM_MULTICAST;
+}
+
+/* The word of a keyword parameter's value, NULL for numbers and unknown values. */
+static inline const char *wc_param_value_name(const struct wc_param_desc *d,
+					      uint32_t v)
+{
+	if (d->is_replication)
+		return wc_repl_name(v);
+	if (d->param == WORMCAST_PARAM_MULTICAST)
+		return wc_mcast_scheme_name(v);
+	return NULL;
+}
+
+/* A keyword parameter's word: 0 with *v set, -1 if unknown (or not a keyword parameter). */
+static inline int wc_param_value_parse(const struct wc_param_desc *d,
+				       const char *s, uint32_t *v)
+{
+	if (d->is_replication)
+		return wc_repl_parse(s, v);
+	if (d->param == WORMCAST_PARAM_MULTICAST)
+		return wc_mcast_scheme_parse(s, v);
+	return -1;
+}
+
+/* "lockstep or async", "unicast, spam, dstm-1, dstm-2 or rt". */
+static inline const char *wc_param_keywords(const struct wc_param_desc *d)
+{
+	return d->is_replication ? "lockstep or async" :
+	       "unicast, spam, dstm-1, dstm-2 or rt";
 }
 
 #endif /* WC_TOOLS_PARAMS_H */

@@ -203,14 +203,16 @@ static void wc_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 		if (wc_params[i].is_replication) {
 			if (!get_u8(tb, wc_params[i].ifla, &v))
 				continue;
-			name = wc_repl_name(v);
-			if (name) {
-				print_color_string(PRINT_ANY, IP_COLOR_NONE,
-						   "replication",
-						   "replication %s ", name);
-				continue;
-			}
 		} else if (!get_u32(tb, wc_params[i].ifla, &v)) {
+			continue;
+		}
+		name = wc_param_value_name(&wc_params[i], v);
+		if (name) {
+			char fmt[48];
+
+			snprintf(fmt, sizeof(fmt), "%s %%s ", wc_params[i].name);
+			print_color_string(PRINT_ANY, IP_COLOR_NONE,
+					   wc_params[i].name, fmt, name);
 			continue;
 		}
 		print_u32(wc_params[i].name, v);

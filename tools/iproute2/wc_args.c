@@ -17,6 +17,7 @@ const char wc_link_usage[] =
 	"                   [ link_delay N ] [ startup N ] [ cycle_ns N ]\n"
 	"                   [ replication { lockstep | async } ]\n"
 	"                   [ watchdog N ] [ queue_len N ]\n"
+	"                   [ multicast { unicast | spam | dstm-1 | dstm-2 | rt } ]\n"
 	"\n"
 	"TOPOLOGY := { topology { mesh | torus } dims SIZES |\n"
 	"              topology hypercube dim N | topology star n N }\n"
@@ -35,7 +36,11 @@ const char wc_link_usage[] =
 	"  cycle_ns       wall time of a cycle in ns, 0 = virtual time\n"
 	"  replication    lockstep or async (input-buffer based)\n"
 	"  watchdog       cycles without progress reported as a deadlock\n"
-	"  queue_len      injection queue length of a node, frames\n";
+	"  queue_len      injection queue length of a node, frames\n"
+	"  multicast      how multicast travels: unicast (one worm per member,\n"
+	"                 the default), spam (one spanning tree), dstm-1,\n"
+	"                 dstm-2, rt (two edge-disjoint trees); tree schemes\n"
+	"                 use the tables wormcastd installs\n";
 
 int wc_parse_dims(const char *s, uint32_t *dims, uint32_t *ndims)
 {
@@ -159,11 +164,11 @@ static int parse_param(struct wc_link_args *a, size_t i, const char *arg,
 		return wc_fail(err, errlen, "\"%s\" given twice", d->name);
 	if (!arg)
 		return wc_fail(err, errlen, "\"%s\" needs an argument", d->name);
-	if (d->is_replication) {
-		if (wc_repl_parse(arg, &a->val[i]))
+	if (wc_param_is_keyword(d)) {
+		if (wc_param_value_parse(d, arg, &a->val[i]))
 			return wc_fail(err, errlen,
-				    "invalid replication \"%s\": expected lockstep or async",
-				    arg);
+				    "invalid %s \"%s\": expected %s",
+				    d->name, arg, wc_param_keywords(d));
 	} else {
 		if (wc_parse_u32(arg, &a->val[i]))
 			return wc_fail(err, errlen,

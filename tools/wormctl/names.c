@@ -27,6 +27,8 @@ const char *const wc_counter_names[__WORMCAST_CNT_MAX] = {
 	[WORMCAST_CNT_DROP_NOT_A_NODE] = "drop_not_a_node",
 	[WORMCAST_CNT_RX_FILTER_FALLBACK] = "rx_filter_fallback",
 	[WORMCAST_CNT_DROP_DEADLOCK] = "drop_deadlock",
+	[WORMCAST_CNT_TABLE_FALLBACK] = "table_fallback",
+	[WORMCAST_CNT_DROP_STRAY] = "drop_stray",
 };
 
 const char *const wc_engine_stat_names[__WORMCAST_ENG_MAX] = {

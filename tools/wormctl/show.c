@@ -97,8 +97,7 @@ static void show_params(struct out *o, const struct wc_fabric_info *f)
 		d = &wc_params[i];
 		if (!f->has_param[d->param])
 			continue;
-		name = d->is_replication ? wc_repl_name(f->param[d->param]) :
-					   NULL;
+		name = wc_param_value_name(d, f->param[d->param]);
 		if (o->json) {
 			if (name)
 				json_string(o, d->name, name);

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/* struct wormcast_trees tables of the tree multicast schemes (trees_table.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dstm.h"
+#include "roskind_tarjan.h"
+#include "trees_table.h"
+
+#define INFO_METRICS_MAX_NODES	4096	/* exhaustive CD/AD is O(N^2) */
+
+static int fail(const char **why, const char *msg)
+{
+	if (why)
+		*why = msg;
+	return -EINVAL;
+}
+
+void wc_trees_opts_default(struct wc_trees_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->rt_pair = WC_RT_PAIR_AVERAGE;
+	o->seed = 0;
+	o->trials = WC_TREES_DEFAULT_TRIALS;
+}
+
+u32 wc_topo_center(const struct wc_topo *t)
+{
+	u32 c[WC_MAX_DIMS], d;
+
+	/* Torus, hypercube, star graph: vertex-transitive, every node is a centre. */
+	if (t->kind != WC_TOPO_MESH)
+		return 0;
+	/* Mesh: eccentricity sum_d max(x_d, n_d - 1 - x_d), least at floor((n_d - 1) / 2). */
+	for (d = 0; d < t->ndims; d++)
+		c[d] = (t->dims[d] - 1) / 2;
+	return wc_topo_node(t, c);
+}
+
+u32 wc_sptree_centroid(const struct wc_sptree *s)
+{
+	u32 n = s->nnodes, v, p, best = 0, best_max = U32_MAX;
+
+	for (v = 0; v < n; v++) {
+		/* Subtree sizes from the post-order intervals. */
+		u32 size = s->post[v] - s->post_lo[v] + 1;
+		u32 worst = n - size;
+
+		for (p = 0; p < s->topo.nports; p++) {
+			u32 c, cs;
+
+			if (!((s->child_mask[v] >> p) & 1))
+				continue;
+			c = wc_topo_neighbor(&s->topo, v, p);
+			cs = s->post[c] - s->post_lo[c] + 1;
+			if (cs > worst)
+				worst = cs;
+		}
+		if (worst < best_max) {
+			best_max = worst;
+			best = v;
+		}
+	}
+	return best;
+}
+
+static u32 largest_root_branch(const struct wc_sptree *s)
+{
+	u32 sizes[WC_MAX_PORTS], n, i, m = 0;
+
+	wc_sptree_root_branches(s, sizes, &n);
+	for (i = 0; i < n; i++)
+		if (sizes[i] > m)
+			m = sizes[i];
+	return m;
+}
+
+static int is_torus2(const struct wc_topo *t)
+{
+	return t->kind == WC_TOPO_TORUS && t->ndims == 2;
+}
+
+/* Write the trees into a fresh table. */
+static int emit(u32 scheme, const struct wc_sptree *trees, u32 ntrees,
+		void **table, size_t *len)
+{
+	u32 n = trees[0].nnodes, k;
+	size_t size = wc_trees_table_size(ntrees, n);
+	struct wormcast_trees *h = calloc(1, size);
+
+	if (!h)
+		return -ENOMEM;
+	h->scheme = scheme;
+	h->nnodes = n;
+	h->ntrees = ntrees;
+	for (k = 0; k < ntrees; k++) {
+		h->root[k] = trees[k].root;
+		memcpy(h->parent_port + (size_t)k * n, trees[k].parent_port, n);
+	}
+	*table = h;
+	*len = size;
+	return 0;
+}
+
+static int reroot_centroids(struct wc_sptree trees[2])
+{
+	int k, err;
+
+	for (k = 0; k < 2; k++) {
+		err = wc_sptree_reroot(&trees[k], wc_sptree_centroid(&trees[k]));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int pair_metrics(const struct wc_sptree *trees, u32 ntrees,
+			struct wc_pair_metrics *m)
+{
+	const struct wc_sptree *tp[2] = { &trees[0], ntrees > 1 ? &trees[1] : NULL };
+
+	return wc_trees_metrics(tp, ntrees, m);
+}
+
+struct trial {
+	u32 cd, balance;
+	double ad;
+};
+
+static int cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Trial i's trees, rooted at their centroids. */
+static int rt_trial(const struct wc_topo *t, u32 *order, u32 m, u64 seed,
+		    struct wc_sptree trees[2])
+{
+	int err;
+
+	wc_rt_random_order(order, m, seed);
+	err = wc_rt_torus_trees(t, order, m, 0, trees);
+	if (err)
+		return err;
+	err = reroot_centroids(trees);
+	if (err) {
+		wc_sptree_free(&trees[0]);
+		wc_sptree_free(&trees[1]);
+	}
+	return err;
+}
+
+static int rt_random_pair(const struct wc_topo *t, const struct wc_trees_opts *o,
+			  struct wc_sptree trees[2], struct wc_trees_info *info,
+			  const char **why)
+{
+	u32 m = wc_topo_nlinks(t), i, chosen = U32_MAX, median;
+	u32 *order = malloc(m * sizeof(*order));
+	struct trial *tr = calloc(o->trials, sizeof(*tr));
+	u32 *bal = malloc(o->trials * sizeof(*bal));
+	double mcd = 0, mad = 0, best_score = 0;
+	int err = -ENOMEM;
+
+	if (!order || !tr || !bal)
+		goto out;
+	for (i = 0; i < o->trials; i++) {
+		struct wc_pair_metrics pm;
+
+		err = rt_trial(t, order, m, o->seed + i, trees);
+		if (err) {
+			if (err == -EINVAL)
+				fail(why, "internal error: Roskind-Tarjan found no two spanning trees");
+			goto out;
+		}
+		err = pair_metrics(trees, 2, &pm);
+		tr[i].cd = pm.cd;
+		tr[i].ad = pm.ad;
+		tr[i].balance = largest_root_branch(&trees[0]);
+		if (largest_root_branch(&trees[1]) > tr[i].balance)
+			tr[i].balance = largest_root_branch(&trees[1]);
+		wc_sptree_free(&trees[0]);
+		wc_sptree_free(&trees[1]);
+		if (err)
+			goto out;
+		mcd += pm.cd;
+		mad += pm.ad;
+		bal[i] = tr[i].balance;
+	}
+	mcd /= o->trials;
+	mad /= o->trials;
+	qsort(bal, o->trials, sizeof(*bal), cmp_u32);
+	median = bal[(o->trials - 1) / 2];
+	if (info) {
+		info->mean_cd = mcd;
+		info->mean_ad = mad;
+		info->median_balance = median;
+		info->nbalanced = 0;
+	}
+	for (i = 0; i < o->trials; i++) {
+		double rc = tr[i].cd / mcd, ra = tr[i].ad / mad, score;
+
+		if (tr[i].balance > median)
+			continue;
+		if (info)
+			info->nbalanced++;
+		if (o->rt_pair == WC_RT_PAIR_AVERAGE)
+			score = fabs(rc - 1.0) + fabs(ra - 1.0);
+		else
+			score = rc + ra;
+		if (chosen == U32_MAX || score < best_score ||
+		    (score == best_score && tr[i].balance < tr[chosen].balance)) {
+			chosen = i;
+			best_score = score;
+		}
+	}
+	/* Rebuild the chosen trial (cheaper than keeping every pair). */
+	err = rt_trial(t, order, m, o->seed + chosen, trees);
+	if (!err && info) {
+		info->trial = chosen;
+		info->balance = tr[chosen].balance;
+		info->cd = tr[chosen].cd;
+		info->ad = tr[chosen].ad;
+	}
+out:
+	free(order);
+	free(tr);
+	free(bal);
+	return err;
+}
+
+static int rt_path_pair(const struct wc_topo *t, struct wc_sptree trees[2],
+			const char **why)
+{
+	u32 m = wc_topo_nlinks(t);
+	u32 *order;
+	int n, err;
+
+	if (t->dims[0] != t->dims[1] || t->dims[0] < 3)
+		return fail(why, "rt path: section 5.3's order needs an N x N torus, N >= 3");
+	order = malloc(m * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	n = wc_rt_special_order(t, order);
+	err = n < 0 ? n : wc_rt_torus_trees(t, order, (u32)n, 0, trees);
+	free(order);
+	if (err == -EINVAL)
+		return fail(why, "internal error: section 5.3's order gave no two spanning trees");
+	if (err)
+		return err;
+	err = reroot_centroids(trees);
+	if (err) {
+		wc_sptree_free(&trees[0]);
+		wc_sptree_free(&trees[1]);
+	}
+	return err;
+}
+
+int wc_trees_table_info(u32 scheme, const struct wc_topo *t,
+			const struct wc_trees_opts *o, void **table,
+			size_t *len, struct wc_trees_info *info,
+			const char **why)
+{
+	struct wc_trees_opts def;
+	struct wc_sptree trees[2];
+	struct wc_dstm d;
+	u32 ntrees = 2;
+	bool dstm = false;
+	int err;
+
+	*table = NULL;
+	*len = 0;
+	if (info)
+		memset(info, 0, sizeof(*info));
+	if (!o) {
+		wc_trees_opts_default(&def);
+		o = &def;
+	}
+	if (o->rt_pair >= WC_RT_NPAIRS)
+		return fail(why, "unknown Roskind-Tarjan pair");
+	if (o->trials < 1 || o->trials > WC_TREES_MAX_TRIALS)
+		return fail(why, "trials must be 1 to 100000");
+	if (t->nnodes < 2)
+		return fail(why, "a tree table needs at least 2 nodes");
+	memset(trees, 0, sizeof(trees));
+
+	switch (scheme) {
+	case WORMCAST_MCAST_UNICAST:
+		return fail(why, "scheme unicast needs no table");
+	case WORMCAST_MCAST_SPAM:
+		if (t->nports > WC_TREE_MAX_PORTS)
+			return fail(why, "tree multicast needs routers of at most 4 ports");
+		ntrees = 1;
+		err = wc_sptree_bfs(&trees[0], t, wc_topo_center(t));
+		break;
+	case WORMCAST_MCAST_DSTM1:
+	case WORMCAST_MCAST_DSTM2: {
+		struct wc_dstm_spec spec;
+
+		if (!is_torus2(t))
+			return fail(why, "DSTM needs a 2-D torus");
+		if (scheme == WORMCAST_MCAST_DSTM1)
+			wc_dstm_spec_dstm1(&spec, t->dims[0], t->dims[1], 0);
+		else
+			wc_dstm_spec_dstm2(&spec, t->dims[0], t->dims[1], 0);
+		err = wc_dstm_build(&d, &spec, why);
+		if (err)
+			return err;
+		trees[0] = d.tree[0];
+		trees[1] = d.tree[1];
+		dstm = true;
+		break;
+	}
+	case WORMCAST_MCAST_RT:
+		if (!is_torus2(t))
+			return fail(why, "Roskind-Tarjan trees need a 2-D torus");
+		if (o->rt_pair == WC_RT_PAIR_PATH)
+			err = rt_path_pair(t, trees, why);
+		else
+			err = rt_random_pair(t, o, trees, info, why);
+		break;
+	default:
+		return fail(why, "unknown multicast scheme");
+	}
+	if (err)
+		return err;
+	err = emit(scheme, trees, ntrees, table, len);
+	if (!err && info && (scheme != WORMCAST_MCAST_RT ||
+			     o->rt_pair == WC_RT_PAIR_PATH) &&
+	    t->nnodes <= INFO_METRICS_MAX_NODES) {
+		struct wc_pair_metrics pm;
+
+		err = pair_metrics(trees, ntrees, &pm);
+		info->cd = pm.cd;
+		info->ad = pm.ad;
+		info->balance = largest_root_branch(&trees[0]);
+		if (ntrees > 1 && largest_root_branch(&trees[1]) > info->balance)
+			info->balance = largest_root_branch(&trees[1]);
+		if (err) {
+			free(*table);
+			*table = NULL;
+			*len = 0;
+		}
+	}
+	if (dstm) {
+		wc_dstm_free(&d);
+	} else {
+		wc_sptree_free(&trees[0]);
+		if (ntrees > 1)
+			wc_sptree_free(&trees[1]);
+	}
+	return err;
+}
+
+int wc_trees_table_parse(const void *table, size_t len,
+			 const struct wormcast_trees **hdr, const char **why)
+{
+	const struct wormcast_trees *h = table;
+	u32 want;
+
+	if (len < sizeof(*h))
+		return fail(why, "table shorter than its header");
+	if (h->scheme == WORMCAST_MCAST_SPAM)
+		want = 1;
+	else if (h->scheme == WORMCAST_MCAST_DSTM1 ||
+		 h->scheme == WORMCAST_MCAST_DSTM2 ||
+		 h->scheme == WORMCAST_MCAST_RT)
+		want = 2;
+	else
+		return fail(why, "table of an unknown or tree-less scheme");
+	if (h->ntrees != want)
+		return fail(why, "number of trees does not fit the scheme");
+	if (h->reserved || (h->ntrees < WORMCAST_MAX_TREES && h->root[1]))
+		return fail(why, "reserved or unused fields not zero");
+	if (!h->nnodes || len != wc_trees_table_size(h->ntrees, h->nnodes))
+		return fail(why, "table size is not header + ntrees x nnodes");
+	if (h->root[0] >= h->nnodes || h->root[1] >= h->nnodes)
+		return fail(why, "root out of range");
+	if (hdr)
+		*hdr = h;
+	return 0;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The WORMCAST_TABLE_TREES table (struct wormcast_trees, uapi) of a tree
+ * multicast scheme: what wormcastd pushes into the kernel and what wormsim
+ * and the tests feed the engine.  Pure: no netlink, no global state; the
+ * same inputs give the same bytes.
+ *
+ *   spam     one BFS tree (wc_sptree_bfs, ties by port order) rooted at a
+ *            centre of the topology: the node of least eccentricity, the
+ *            smallest id on a tie (node 0 on every vertex-transitive
+ *            topology: torus, hypercube, star graph).  Any topology whose
+ *            routers have at most WC_TREE_MAX_PORTS ports.
+ *   dstm-1   wc_dstm_spec_dstm1(R1 = node 0): both trees rooted at
+ *            P = Q = (x2, y1) (Fig. 4), Fig. 5 move where a root has a
+ *            single branch.  2-D torus.
+ *   dstm-2   wc_dstm_spec_dstm2(R1 = node 0): rooted at the start nodes
+ *            R1, R2, without the move (Documentation/dstm.rst).  2-D torus.
+ *   rt       two Roskind-Tarjan trees (wc_rt_torus_trees), pair chosen by
+ *            opts->rt_pair (below).  2-D torus (square for "path").
+ *
+ * Roots of RT trees: every tree is rooted at its centroid, the node whose
+ * largest branch (component of the tree without it) is smallest, the
+ * smallest id on a tie.  That is the root that balances the tree best
+ * (section 6: balance around the root matters more than CD and AD).
+ *
+ * Choice of the RT pair (section 6 simulates three pairs).  Trial i
+ * (0 <= i < trials) is the random order wc_rt_random_order(seed + i)
+ * (seed 0 gives bench_dstm's orders), its two trees rooted at their
+ * centroids.  Per trial: CD and AD (wc_trees_metrics) and the balance B =
+ * the largest root branch of the two trees (wc_sptree_root_branches; a
+ * smaller B is better balanced).  Over all trials: the means mCD and mAD,
+ * and the median of B (the lower median, element floor((trials - 1) / 2)
+ * of the sorted values).  "Well balanced" = B <= that median (at least
+ * half of the trials).  Among the well balanced trials:
+ *
+ *   average  the trial minimising |CD / mCD - 1| + |AD / mAD - 1|
+ *            ("roughly average combined diameter and average distance");
+ *   best     the trial minimising CD / mCD + AD / mAD ("small CD and AD");
+ *
+ * ties broken by smaller B, then the lower trial index.
+ *
+ *   path     section 5.3's order (wc_rt_special_order): two Hamilton
+ *            paths, the paper's pathological worst; N x N, N >= 3; seed
+ *            and trials unused.
+ */
+#ifndef WC_TREES_TABLE_H
+#define WC_TREES_TABLE_H
+
+#include <linux/wormcast.h>
+
+#include "mcast_names.h"
+#include "sptree.h"
+
+#define WC_TREES_DEFAULT_TRIALS	100
+#define WC_TREES_MAX_TRIALS	100000
+
+struct wc_trees_opts {
+	u32 rt_pair;		/* enum wc_rt_pair */
+	u64 seed;		/* rt average/best: trial i uses seed + i */
+	u32 trials;		/* rt average/best: 1 .. WC_TREES_MAX_TRIALS */
+};
+
+/* rt_pair average, seed 0, WC_TREES_DEFAULT_TRIALS trials. */
+void wc_trees_opts_default(struct wc_trees_opts *o);
+
+/* What the RT choice saw: filled by wc_trees_table() if @info is given. */
+struct wc_trees_info {
+	u32 cd;			/* the chosen pair's (0 for spam above 4096 nodes: */
+	double ad;		/*  not computed) */
+	u32 trial;		/* rt average/best: index of the chosen trial */
+	u32 balance;		/* its B */
+	double mean_cd, mean_ad;	/* rt average/best: over all trials */
+	u32 median_balance;
+	u32 nbalanced;		/* trials with B <= median */
+};
+
+/* 24 + ntrees * nnodes. */
+static inline size_t wc_trees_table_size(u32 ntrees, u32 nnodes)
+{
+	return sizeof(struct wormcast_trees) + (size_t)ntrees * nnodes;
+}
+
+/*
+ * Compute the table of @scheme for topology @t: *@table (malloc'ed, the
+ * caller frees it) of *@len bytes.  Returns 0; -EINVAL with *@why set (a
+ * static string) for a scheme that needs no table (unicast), an unknown
+ * scheme or pair, a topology the scheme cannot run on, bad options;
+ * -ENOMEM.  @o may be NULL (defaults); @info may be NULL.
+ */
+int wc_trees_table_info(u32 scheme, const struct wc_topo *t,
+			const struct wc_trees_opts *o, void **table,
+			size_t *len, struct wc_trees_info *info,
+			const char **why);
+
+static inline int wc_trees_table(u32 scheme, const struct wc_topo *t,
+				 const struct wc_trees_opts *o, void **table,
+				 size_t *len, const char **why)
+{
+	return wc_trees_table_info(scheme, t, o, table, len, NULL, why);
+}
+
+/*
+ * Header checks of a table's bytes (no topology): size, ntrees for the
+ * scheme, reserved zero.  0 or -EINVAL with *why.  The kernel checks the
+ * trees themselves.
+ */
+int wc_trees_table_parse(const void *table, size_t len,
+			 const struct wormcast_trees **hdr, const char **why);
+
+/* The node of least eccentricity, the smallest id on a tie. */
+u32 wc_topo_center(const struct wc_topo *t);
+
+/* The centroid of a tree (see above). */
+u32 wc_sptree_centroid(const struct wc_sptree *s);
+
+#endif /* WC_TREES_TABLE_H */

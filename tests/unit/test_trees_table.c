@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wc_trees_table(): the struct wormcast_trees bytes of every tree scheme,
+ * checked from the bytes alone with this file's own graph code (parent
+ * ports followed over the topology model, union-find, BFS distances), not
+ * with the tree library under test.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "trees_table.h"
+
+struct sz {
+	u32 k, m;
+};
+
+static const struct sz sizes[] = {
+	{ 4, 4 }, { 5, 5 }, { 8, 8 }, { 16, 16 }, { 6, 4 },
+};
+
+static u32 find(u32 *uf, u32 x)
+{
+	while (uf[x] != x)
+		x = uf[x] = uf[uf[x]];
+	return x;
+}
+
+/* Canonical id of the link leaving @v through @p (parallel links distinct). */
+static u32 link_key(const struct wc_topo *t, u32 v, u32 p)
+{
+	u32 nb = wc_topo_neighbor(t, v, p), rp = wc_topo_reverse_port(t, v, p);
+	u32 a = v * t->nports + p, b = nb * t->nports + rp;
+
+	return a < b ? a : b;
+}
+
+/*
+ * Tree @k of table @h over @t: every non-root port leads to a neighbour,
+ * exactly one root (h->root[k]), n - 1 links and no cycle (union-find),
+ * hence spanning.  Marks its links in @used (value k + 1); fails if a link
+ * is already marked (edge-disjointness).  @deg gets tree degrees.
+ */
+static bool check_tree(const struct wc_topo *t, const struct wormcast_trees *h,
+		       u32 k, u8 *used, u32 *deg, char *msg, size_t msglen)
+{
+	const u8 *pp = h->parent_port + (size_t)k * h->nnodes;
+	u32 n = h->nnodes, v, roots = 0, links = 0;
+	u32 *uf = malloc(n * sizeof(*uf));
+	bool good = true;
+
+	for (v = 0; v < n; v++)
+		uf[v] = v;
+	memset(deg, 0, n * sizeof(*deg));
+	for (v = 0; v < n && good; v++) {
+		u32 nb, key;
+
+		if (pp[v] == WORMCAST_NO_PORT) {
+			roots++;
+			if (v != h->root[k]) {
+				snprintf(msg, msglen, "tree %u: node %u has no parent but is not the root %u",
+					 k, v, h->root[k]);
+				good = false;
+			}
+			continue;
+		}
+		if (pp[v] >= t->nports ||
+		    (nb = wc_topo_neighbor(t, v, pp[v])) == WC_NO_NODE) {
+			snprintf(msg, msglen, "tree %u: node %u port %u leads nowhere", k, v, pp[v]);
+			good = false;
+			break;
+		}
+		if (find(uf, v) == find(uf, nb)) {
+			snprintf(msg, msglen, "tree %u: cycle through node %u", k, v);
+			good = false;
+			break;
+		}
+		uf[find(uf, v)] = find(uf, nb);
+		key = link_key(t, v, pp[v]);
+		if (used[key]) {
+			snprintf(msg, msglen, "tree %u: link of node %u port %u already in tree %u",
+				 k, v, pp[v], used[key] - 1);
+			good = false;
+			break;
+		}
+		used[key] = (u8)(k + 1);
+		deg[v]++;
+		deg[nb]++;
+		links++;
+	}
+	if (good && (roots != 1 || links != n - 1)) {
+		snprintf(msg, msglen, "tree %u: %u roots, %u links", k, roots, links);
+		good = false;
+	}
+	free(uf);
+	return good;
+}
+
+/* All-pairs min-over-trees distances by BFS over the trees' links: CD, AD. */
+static void combined(const struct wc_topo *t, const struct wormcast_trees *h,
+		     u32 *cd, double *ad)
+{
+	u32 n = h->nnodes, src, v, k, p;
+	u32 *adj = malloc((size_t)h->ntrees * n * t->nports * sizeof(*adj));
+	u32 *dist = malloc(n * sizeof(*dist)), *best = malloc(n * sizeof(*best));
+	u32 *q = malloc(n * sizeof(*q));
+	u64 sum = 0;
+
+	/* adj[(k * n + v) * nports + p]: neighbour through p if the link is in tree k. */
+	for (k = 0; k < h->ntrees; k++)
+		for (v = 0; v < n; v++)
+			for (p = 0; p < t->nports; p++)
+				adj[((size_t)k * n + v) * t->nports + p] = WC_NO_NODE;
+	for (k = 0; k < h->ntrees; k++) {
+		const u8 *pp = h->parent_port + (size_t)k * n;
+
+		for (v = 0; v < n; v++) {
+			u32 nb;
+
+			if (pp[v] == WORMCAST_NO_PORT)
+				continue;
+			nb = wc_topo_neighbor(t, v, pp[v]);
+			adj[((size_t)k * n + v) * t->nports + pp[v]] = nb;
+			adj[((size_t)k * n + nb) * t->nports +
+			    wc_topo_reverse_port(t, v, pp[v])] = v;
+		}
+	}
+	*cd = 0;
+	for (src = 0; src < n; src++) {
+		for (v = 0; v < n; v++)
+			best[v] = U32_MAX;
+		for (k = 0; k < h->ntrees; k++) {
+			u32 head = 0, tail = 0;
+
+			for (v = 0; v < n; v++)
+				dist[v] = U32_MAX;
+			dist[src] = 0;
+			q[tail++] = src;
+			while (head < tail) {
+				u32 x = q[head++];
+
+				for (p = 0; p < t->nports; p++) {
+					u32 y = adj[((size_t)k * n + x) * t->nports + p];
+
+					if (y != WC_NO_NODE && dist[y] == U32_MAX) {
+						dist[y] = dist[x] + 1;
+						q[tail++] = y;
+					}
+				}
+			}
+			for (v = 0; v < n; v++)
+				if (dist[v] < best[v])
+					best[v] = dist[v];
+		}
+		for (v = src + 1; v < n; v++) {
+			if (best[v] > *cd)
+				*cd = best[v];
+			sum += best[v];
+		}
+	}
+	*ad = (double)sum / ((double)n * (n - 1) / 2);
+	free(adj);
+	free(dist);
+	free(best);
+	free(q);
+}
+
+/* Every check on one table; returns false on the first failure (diagnosed). */
+static bool check_table(const struct wc_topo *t, u32 scheme, const void *tab,
+			size_t len, u32 *degmax, const char *what)
+{
+	const struct wormcast_trees *h = tab;
+	u32 want = scheme == WORMCAST_MCAST_SPAM ? 1 : 2, k, v;
+	u8 *used;
+	u32 *deg;
+	char msg[160] = "";
+	bool good = true;
+
+	if (len < sizeof(*h) || h->scheme != scheme || h->ntrees != want ||
+	    h->nnodes != t->nnodes || h->reserved ||
+	    len != sizeof(*h) + (size_t)want * t->nnodes ||
+	    (want == 1 && h->root[1])) {
+		diag("%s: bad header (len %zu scheme %u ntrees %u nnodes %u)", what,
+		     len, len >= sizeof(*h) ? h->scheme : 0,
+		     len >= sizeof(*h) ? h->ntrees : 0,
+		     len >= sizeof(*h) ? h->nnodes : 0);
+		return false;
+	}
+	used = calloc((size_t)t->nnodes * t->nports, 1);
+	deg = malloc(t->nnodes * sizeof(*deg));
+	for (k = 0; k < want && good; k++) {
+		if (h->root[k] >= t->nnodes) {
+			snprintf(msg, sizeof(msg), "root %u out of range", h->root[k]);
+			good = false;
+			break;
+		}
+		good = check_tree(t, h, k, used, deg, msg, sizeof(msg));
+		degmax[k] = 0;
+		for (v = 0; v < t->nnodes; v++)
+			if (deg[v] > degmax[k])
+				degmax[k] = deg[v];
+	}
+	if (!good)
+		diag("%s: %s", what, msg);
+	free(used);
+	free(deg);
+	return good;
+}
+
+static void test_names(void)
+{
+	u32 i, v, bad = 0;
+
+	for (i = 0; i <= WORMCAST_MCAST_MAX; i++)
+		if (!wc_mcast_scheme_name(i) ||
+		    wc_mcast_scheme_parse(wc_mcast_scheme_name(i), &v) || v != i)
+			bad++;
+	ok(!bad && !wc_mcast_scheme_name(WORMCAST_MCAST_MAX + 1) &&
+	   !strcmp(wc_mcast_scheme_name(WORMCAST_MCAST_UNICAST), "unicast") &&
+	   !strcmp(wc_mcast_scheme_name(WORMCAST_MCAST_SPAM), "spam") &&
+	   !strcmp(wc_mcast_scheme_name(WORMCAST_MCAST_DSTM1), "dstm-1") &&
+	   !strcmp(wc_mcast_scheme_name(WORMCAST_MCAST_DSTM2), "dstm-2") &&
+	   !strcmp(wc_mcast_scheme_name(WORMCAST_MCAST_RT), "rt"),
+	   "scheme names: unicast spam dstm-1 dstm-2 rt, parse(name(s)) = s");
+	ok(wc_mcast_scheme_parse("DSTM-1", &v) && wc_mcast_scheme_parse("dstm1", &v) &&
+	   wc_mcast_scheme_parse("", &v) && wc_mcast_scheme_parse("rt ", &v),
+	   "scheme parse is exact");
+	bad = 0;
+	for (i = 0; i < WC_RT_NPAIRS; i++)
+		if (wc_rt_pair_parse(wc_rt_pair_name(i), &v) || v != i)
+			bad++;
+	ok(!bad && !wc_rt_pair_name(WC_RT_NPAIRS) &&
+	   !wc_rt_pair_parse("balanced", &v) && v == WC_RT_PAIR_AVERAGE &&
+	   !wc_rt_pair_parse("worst", &v) && v == WC_RT_PAIR_PATH &&
+	   !wc_rt_pair_parse("best", &v) && v == WC_RT_PAIR_BEST &&
+	   wc_rt_pair_parse("Best", &v) && wc_rt_pair_parse("", &v),
+	   "rt pair names: average best path, aliases balanced and worst");
+}
+
+static u32 expected_cd(u32 scheme, u32 n)
+{
+	/*
+	 * Theorem 5.1 (DSTM-1): 2N - 1, exact for odd N; the construction
+	 * gives 2N - 2 on even N (Documentation/dstm.rst, "the Appendix B
+	 * slip").  Theorem 5.2 (DSTM-2): 2N - 2.
+	 */
+	if (scheme == WORMCAST_MCAST_DSTM1)
+		return n % 2 ? 2 * n - 1 : 2 * n - 2;
+	return 2 * n - 2;
+}
+
+static void test_torus_schemes(void)
+{
+	static const u32 schemes[] = {
+		WORMCAST_MCAST_SPAM, WORMCAST_MCAST_DSTM1, WORMCAST_MCAST_DSTM2,
+		WORMCAST_MCAST_RT,
+	};
+	u32 si, s, pair;
+
+	for (si = 0; si < ARRAY_SIZE(sizes); si++) {
+		u32 dims[2] = { sizes[si].k, sizes[si].m };
+		struct wc_topo t;
+
+		wc_topo_init(&t, WC_TOPO_TORUS, 2, dims, NULL);
+		for (s = 0; s < ARRAY_SIZE(schemes); s++) {
+			for (pair = 0; pair < (schemes[s] == WORMCAST_MCAST_RT ? WC_RT_NPAIRS : 1u); pair++) {
+				struct wc_trees_opts o = { .rt_pair = pair, .seed = 7, .trials = 12 };
+				struct wc_trees_info info;
+				const char *why = NULL, *name = wc_mcast_scheme_name(schemes[s]);
+				void *tab = NULL, *tab2 = NULL;
+				size_t len = 0, len2 = 0;
+				u32 degmax[2] = { 0, 0 }, cd;
+				double ad;
+				char what[64];
+				int err;
+				bool square = dims[0] == dims[1];
+
+				snprintf(what, sizeof(what), "%ux%u %s%s%s", dims[0], dims[1], name,
+					 schemes[s] == WORMCAST_MCAST_RT ? " " : "",
+					 schemes[s] == WORMCAST_MCAST_RT ? wc_rt_pair_name(pair) : "");
+				err = wc_trees_table_info(schemes[s], &t, &o, &tab, &len, &info, &why);
+				if (schemes[s] == WORMCAST_MCAST_RT && pair == WC_RT_PAIR_PATH && !square) {
+					ok(err == -EINVAL && why && !tab && !len,
+					   "%s: refused (%s)", what, why ? why : "no reason");
+					continue;
+				}
+				if (!ok(!err && tab, "%s: computed (%zu bytes)", what, len)) {
+					diag("err %d: %s", err, why ? why : "?");
+					continue;
+				}
+				ok(check_table(&t, schemes[s], tab, len, degmax, what),
+				   "%s: %s spanning tree%s over real links%s", what,
+				   schemes[s] == WORMCAST_MCAST_SPAM ? "a" : "two",
+				   schemes[s] == WORMCAST_MCAST_SPAM ? "" : "s",
+				   schemes[s] == WORMCAST_MCAST_SPAM ? "" : ", edge-disjoint");
+				ok(!wc_trees_table_parse(tab, len, NULL, &why), "%s: header parses", what);
+				combined(&t, tab, &cd, &ad);
+				if (schemes[s] == WORMCAST_MCAST_SPAM) {
+					/* BFS tree from a centre: depth = radius, diameter <= 2 radius */
+					ok(cd <= dims[0] / 2 * 2 + dims[1] / 2 * 2 && info.cd == cd,
+					   "%s: diameter %u (library %u) <= twice the torus radius", what, cd, info.cd);
+				} else if (schemes[s] != WORMCAST_MCAST_RT && square) {
+					is_int(cd, expected_cd(schemes[s], dims[0]),
+					       "%s: combined diameter %u (Theorem 5.%u%s)", what, cd,
+					       schemes[s] == WORMCAST_MCAST_DSTM1 ? 1 : 2,
+					       schemes[s] == WORMCAST_MCAST_DSTM1 && dims[0] % 2 == 0 ?
+					       ", 2N-2 on even N" : "");
+					ok(info.cd == cd && info.ad > ad - 1e-9 && info.ad < ad + 1e-9,
+					   "%s: library metrics agree (CD %u, AD %.4f)", what, info.cd, info.ad);
+					ok(degmax[0] <= 3 && degmax[1] <= 3,
+					   "%s: binary trees (degree <= 3)", what);
+				} else if (schemes[s] != WORMCAST_MCAST_RT) {
+					ok(info.cd == cd, "%s: CD %u, library %u", what, cd, info.cd);
+				} else if (pair == WC_RT_PAIR_PATH) {
+					ok(degmax[0] <= 2 && degmax[1] <= 2,
+					   "%s: two Hamilton paths (spanning trees of degree <= 2)", what);
+					ok(info.cd == cd, "%s: CD %u, library %u", what, cd, info.cd);
+				} else {
+					ok(info.cd == cd && info.ad > ad - 1e-9 && info.ad < ad + 1e-9 &&
+					   info.balance <= info.median_balance &&
+					   info.nbalanced >= (o.trials + 1) / 2 && info.trial < o.trials,
+					   "%s: trial %u of %u, CD %u AD %.3f (means %.2f %.3f), balance %u <= median %u",
+					   what, info.trial, o.trials, info.cd, info.ad, info.mean_cd,
+					   info.mean_ad, info.balance, info.median_balance);
+					if (pair == WC_RT_PAIR_BEST)
+						ok(info.cd / info.mean_cd + info.ad / info.mean_ad <= 2.0 + 1e-9,
+						   "%s: best is no worse than the means", what);
+				}
+				/* Same seed, same bytes. */
+				err = wc_trees_table(schemes[s], &t, &o, &tab2, &len2, &why);
+				ok(!err && len2 == len && !memcmp(tab, tab2, len),
+				   "%s: same seed, same bytes", what);
+				free(tab);
+				free(tab2);
+			}
+		}
+	}
+}
+
+static void test_rt_seeds(void)
+{
+	u32 dims[2] = { 8, 8 };
+	struct wc_topo t;
+	struct wc_trees_opts o;
+	void *a = NULL, *b = NULL;
+	size_t la, lb;
+	const char *why;
+	int e1, e2;
+
+	wc_topo_init(&t, WC_TOPO_TORUS, 2, dims, NULL);
+	wc_trees_opts_default(&o);
+	o.trials = 1;
+	o.seed = 1;
+	e1 = wc_trees_table(WORMCAST_MCAST_RT, &t, &o, &a, &la, &why);
+	o.seed = 2;
+	e2 = wc_trees_table(WORMCAST_MCAST_RT, &t, &o, &b, &lb, &why);
+	ok(!e1 && !e2 && la == lb && memcmp(a, b, la),
+	   "rt: another seed, another pair (one trial, seeds 1 and 2)");
+	free(a);
+	free(b);
+	a = b = NULL;
+	e1 = wc_trees_table(WORMCAST_MCAST_RT, &t, NULL, &a, &la, &why);
+	ok(!e1 && a && la == wc_trees_table_size(2, 64),
+	   "rt: default options (average of %u trials)", WC_TREES_DEFAULT_TRIALS);
+	free(a);
+}
+
+/* Eccentricity of @v by BFS over the topology. */
+static u32 ecc(const struct wc_topo *t, u32 src)
+{
+	u32 *d = malloc(t->nnodes * sizeof(*d)), *q = malloc(t->nnodes * sizeof(*q));
+	u32 head = 0, tail = 0, v, p, m = 0;
+
+	for (v = 0; v < t->nnodes; v++)
+		d[v] = U32_MAX;
+	d[src] = 0;
+	q[tail++] = src;
+	while (head < tail) {
+		u32 x = q[head++];
+
+		if (d[x] > m)
+			m = d[x];
+		for (p = 0; p < t->nports; p++) {
+			u32 y = wc_topo_neighbor(t, x, p);
+
+			if (y != WC_NO_NODE && d[y] == U32_MAX) {
+				d[y] = d[x] + 1;
+				q[tail++] = y;
+			}
+		}
+	}
+	free(d);
+	free(q);
+	return m;
+}
+
+static void test_spam_other_topologies(void)
+{
+	static const struct {
+		u32 kind, ndims, dims[3];
+	} topos[] = {
+		{ WC_TOPO_MESH, 2, { 4, 5 } }, { WC_TOPO_MESH, 2, { 7, 3 } },
+		{ WC_TOPO_MESH, 1, { 6 } }, { WC_TOPO_TORUS, 1, { 9 } },
+		{ WC_TOPO_HYPERCUBE, 1, { 4 } }, { WC_TOPO_STAR, 1, { 5 } },
+		{ WC_TOPO_TORUS, 2, { 2, 3 } },
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(topos); i++) {
+		struct wc_topo t;
+		void *tab = NULL;
+		size_t len = 0;
+		const char *why = NULL;
+		u32 degmax[2], v, radius = U32_MAX;
+		char what[64];
+		int err;
+
+		wc_topo_init(&t, topos[i].kind, topos[i].ndims, topos[i].dims, NULL);
+		snprintf(what, sizeof(what), "spam %s %u nodes", wc_topo_kind_name(t.kind), t.nnodes);
+		err = wc_trees_table(WORMCAST_MCAST_SPAM, &t, NULL, &tab, &len, &why);
+		if (!ok(!err, "%s: computed", what)) {
+			diag("%s", why ? why : "?");
+			continue;
+		}
+		ok(check_table(&t, WORMCAST_MCAST_SPAM, tab, len, degmax, what),
+		   "%s: a spanning tree over real links", what);
+		for (v = 0; v < t.nnodes; v++)
+			if (ecc(&t, v) < radius)
+				radius = ecc(&t, v);
+		ok(ecc(&t, ((struct wormcast_trees *)tab)->root[0]) == radius,
+		   "%s: rooted at a centre (eccentricity %u = radius)", what, radius);
+		free(tab);
+	}
+}
+
+static void test_refusals(void)
+{
+	static const struct {
+		u32 scheme, kind, ndims, dims[3];
+		const char *what;
+	} cases[] = {
+		{ WORMCAST_MCAST_DSTM1, WC_TOPO_MESH, 2, { 4, 4 }, "dstm-1 on a mesh" },
+		{ WORMCAST_MCAST_DSTM2, WC_TOPO_TORUS, 1, { 8 }, "dstm-2 on a ring" },
+		{ WORMCAST_MCAST_DSTM1, WC_TOPO_TORUS, 3, { 3, 3, 3 }, "dstm-1 on a 3-D torus" },
+		{ WORMCAST_MCAST_RT, WC_TOPO_HYPERCUBE, 1, { 4 }, "rt on a hypercube" },
+		{ WORMCAST_MCAST_SPAM, WC_TOPO_HYPERCUBE, 1, { 5 }, "spam on Q5 (5 ports)" },
+		{ WORMCAST_MCAST_SPAM, WC_TOPO_TORUS, 3, { 3, 3, 3 }, "spam on a 3-D torus (6 ports)" },
+		{ WORMCAST_MCAST_UNICAST, WC_TOPO_TORUS, 2, { 4, 4 }, "unicast (no table)" },
+		{ WORMCAST_MCAST_MAX + 1, WC_TOPO_TORUS, 2, { 4, 4 }, "unknown scheme" },
+	};
+	struct wc_trees_opts o;
+	struct wc_topo t;
+	void *tab;
+	size_t len;
+	const char *why;
+	u32 i, d44[2] = { 4, 4 };
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		why = NULL;
+		tab = (void *)1;
+		len = 1;
+		wc_topo_init(&t, cases[i].kind, cases[i].ndims, cases[i].dims, NULL);
+		err = wc_trees_table(cases[i].scheme, &t, NULL, &tab, &len, &why);
+		ok(err == -EINVAL && why && !tab && !len, "%s: -EINVAL (%s)",
+		   cases[i].what, why ? why : "no reason");
+	}
+	wc_topo_init(&t, WC_TOPO_TORUS, 2, d44, NULL);
+	wc_trees_opts_default(&o);
+	o.trials = 0;
+	why = NULL;
+	err = wc_trees_table(WORMCAST_MCAST_RT, &t, &o, &tab, &len, &why);
+	ok(err == -EINVAL && why, "rt: 0 trials refused (%s)", why ? why : "?");
+	o.trials = 1;
+	o.rt_pair = WC_RT_NPAIRS;
+	err = wc_trees_table(WORMCAST_MCAST_RT, &t, &o, &tab, &len, &why);
+	ok(err == -EINVAL, "rt: unknown pair refused");
+}
+
+static void test_parse(void)
+{
+	u32 dims[2] = { 4, 4 };
+	struct wc_topo t;
+	struct wormcast_trees *h;
+	void *tab;
+	size_t len;
+	const char *why;
+	int bad = 0;
+
+	wc_topo_init(&t, WC_TOPO_TORUS, 2, dims, NULL);
+	if (wc_trees_table(WORMCAST_MCAST_DSTM1, &t, NULL, &tab, &len, &why)) {
+		ok(0, "dstm-1 4x4 for the parser");
+		return;
+	}
+	h = tab;
+	bad += !!wc_trees_table_parse(tab, len, NULL, &why);
+	bad += !wc_trees_table_parse(tab, len - 1, NULL, &why);
+	bad += !wc_trees_table_parse(tab, 10, NULL, &why);
+	h->ntrees = 1;
+	bad += !wc_trees_table_parse(tab, len, NULL, &why);
+	h->ntrees = 2;
+	h->reserved = 1;
+	bad += !wc_trees_table_parse(tab, len, NULL, &why);
+	h->reserved = 0;
+	h->root[1] = 16;
+	bad += !wc_trees_table_parse(tab, len, NULL, &why);
+	h->root[1] = 0;
+	h->scheme = WORMCAST_MCAST_UNICAST;
+	bad += !wc_trees_table_parse(tab, len, NULL, &why);
+	ok(!bad, "table header parser: accepts a good table, refuses 6 damaged ones");
+	free(tab);
+}
+
+int main(void)
+{
+	test_names();
+	test_torus_schemes();
+	test_rt_seeds();
+	test_spam_other_topologies();
+	test_refusals();
+	test_parse();
+	return done_testing();
+}
