@@ -17,6 +17,8 @@
 #include "dstm.h"
 #include "dstm_fault.h"
 #include "roskind_tarjan.h"
+#include "trees_table.h"
+#include "tree_mcast.h"
 
 #define RUNS 7
 
@@ -127,6 +129,49 @@ static int speed(void)
 		free(work);
 		free(f);
 		wc_dstm_free(&d);
+	}
+	/*
+	 * Issue 8's 256x256 target: the daemon computes the DSTM-1 table,
+	 * the kernel validates it and builds its routing state.  The kernel
+	 * runs wc_tree_set_build() on commit: the same code, timed here on
+	 * a fabric 13 times larger than the module accepts (WC_MAX_NODES).
+	 */
+	{
+		struct wc_trees_opts o;
+		struct wc_topo tp;
+		u32 dims[2] = { 256, 256 };
+		double tc[RUNS], tv[RUNS];
+		size_t len = 0;
+
+		wc_trees_opts_default(&o);
+		if (wc_topo_init_bounded(&tp, WC_TOPO_TORUS, 2, dims,
+					 WC_MAX_PLAN_NODES, NULL))
+			return 1;
+		for (r = 0; r < RUNS; r++) {
+			struct wc_tree_set set;
+			const char *why = NULL;
+			void *table = NULL;
+			double t0 = bench_wall_ms();
+
+			if (wc_trees_table(WORMCAST_MCAST_DSTM1, &tp, &o, &table,
+					   &len, &why)) {
+				fprintf(stderr, "bench_dstm: %s\n", why);
+				return 1;
+			}
+			tc[r] = bench_wall_ms() - t0;
+			t0 = bench_wall_ms();
+			if (wc_tree_set_build(&set, &tp, table, len, &why)) {
+				fprintf(stderr, "bench_dstm: %s\n", why);
+				return 1;
+			}
+			tv[r] = bench_wall_ms() - t0;
+			wc_tree_set_free(&set);
+			free(table);
+		}
+		printf("dstm1_table_compute_256x256: %.1f ms (%zu bytes)\n",
+		       bench_median(tc, RUNS), len);
+		printf("dstm1_table_validate_build_256x256: %.1f ms\n",
+		       bench_median(tv, RUNS));
 	}
 	return 0;
 }
