@@ -22,6 +22,17 @@
 #     "ip link add", repeated; the node devices' share is estimated by
 #     creating as many dummy devices (same ether_setup()-based net_device,
 #     same IPv4/IPv6 per-device state) in the same way.
+# (mcast) multicast datagrams per second from one sender to 8, 32 and 63
+#     members of an 8x8 torus under "multicast dstm-1" (tables pushed by
+#     wormcastd) and "multicast unicast", and through a Linux bridge with
+#     IGMP snooping joining 64 veth namespaces (how Linux multicasts into
+#     namespaces today).  Members join 239.1.1.1 with a socat socket in
+#     their namespace; the sender is an iperf2 client (-u -b 10G, 64 B);
+#     the figure is the datagrams a member's device received per second,
+#     the median over the members (all members of a run get about the same
+#     number: the senders' rate is the group's).  Runs interleaved as in
+#     (b).  Issue 8's targets: dstm-1 >= the bridge and >= 2x unicast at
+#     63 members.
 # (rtnl) how long "ip link add" and "ip link del" of a fabric hold RTNL
 #     (16x16, and 32x32: the max_userns_nodes default), beside as many
 #     dummy devices (issue 12, item 3).
@@ -32,7 +43,8 @@
 #   WC_BENCH_MEM_RUNS   fabric creations per size for memory (default 3)
 #   WC_BENCH_MEM_DIMS   torus sizes for memory (default "16x16 32x32")
 #   WC_BENCH_RTNL_DIMS  torus sizes for RTNL hold times (default "16x16 32x32")
-#   WC_BENCH_PARTS      "udp mem rtnl" (default) or some of them
+#   WC_BENCH_MCAST_MEMBERS  group sizes for (mcast) (default "8 32 63")
+#   WC_BENCH_PARTS      "udp mem rtnl mcast" (default) or some of them
 set -u
 
 WC_ROOT=${WC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -43,7 +55,8 @@ SECS=${WC_BENCH_SECS:-3}
 MEM_RUNS=${WC_BENCH_MEM_RUNS:-3}
 MEM_DIMS=${WC_BENCH_MEM_DIMS:-16x16 32x32}
 RTNL_DIMS=${WC_BENCH_RTNL_DIMS:-16x16 32x32}
-PARTS=${WC_BENCH_PARTS:-udp mem rtnl}
+MCAST_MEMBERS=${WC_BENCH_MCAST_MEMBERS:-8 32 63}
+PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast}
 SIZES="64 1400"
 PATHS="fabric veth"
 
@@ -84,6 +97,7 @@ cleanup() {
 	done
 	ip link del "$FAB" 2>/dev/null
 	ip link del "$MEMFAB" 2>/dev/null
+	mcast_teardown
 	rm -rf "$TMPD"
 }
 trap cleanup EXIT
@@ -108,8 +122,8 @@ for d in $MEM_DIMS $RTNL_DIMS; do
 done
 for p in $PARTS; do
 	case "$p" in
-	udp | mem | rtnl) ;;
-	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl)" ;;
+	udp | mem | rtnl | mcast) ;;
+	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast)" ;;
 	esac
 done
 for tool in ip iperf jq awk; do
@@ -410,6 +424,173 @@ bench_mem() {
 	done
 }
 
+# ================================================================ multicast
+
+MC_FAB=wcmc		# nodes wcmcn0..wcmcn63, node N in namespace wcmc-N
+MC_BR_NS=wcmc-br	# the bridge's namespace; veth peers in wcmc-vN
+MC_GROUP=239.1.1.1
+MC_PORT=5100
+MC_PIDS=""
+
+mcast_teardown() {
+	for p in $MC_PIDS; do
+		kill "$p" 2>/dev/null
+	done
+	for p in $MC_PIDS; do
+		wait "$p" 2>/dev/null
+	done
+	MC_PIDS=""
+	for ns in $(ip netns list 2>/dev/null | awk '/^wcmc-/ { print $1 }'); do
+		ip netns del "$ns"
+	done
+	ip link del "$MC_FAB" 2>/dev/null
+	return 0
+}
+
+# mc_ns NAME DEV ADDR: namespace NAME holding DEV with ADDR/16, up, and a
+# multicast route through it.
+mc_ns() {
+	ip -n "$1" link set lo up &&
+		ip -n "$1" addr add "$3/16" dev "$2" &&
+		ip -n "$1" link set "$2" up &&
+		ip -n "$1" route add 224.0.0.0/4 dev "$2"
+}
+
+# The table generation of fabric $1 (0 until the daemon committed one).
+mc_table_gen() {
+	wormctl -j fabric show "$1" 2>/dev/null | jq -r '.[0].table_gen // 0'
+}
+
+# mc_fabric SCHEME: 8x8 torus with every node in its own namespace; for a
+# tree scheme, wormcastd pushes the table and we wait for it.
+mc_fabric() {
+	ip link add "$MC_FAB" type wormcast topology torus dims 8x8 \
+		multicast "$1" || return 1
+	for n in $(seq 0 63); do
+		ip netns add "wcmc-$n" &&
+			ip link set "${MC_FAB}n$n" netns "wcmc-$n" &&
+			mc_ns "wcmc-$n" "${MC_FAB}n$n" "10.80.$((n / 200)).$((n % 200 + 1))" ||
+			return 1
+	done
+	[ "$1" = unicast ] && return 0
+	"${WC_BUILD:-$WC_ROOT/build}/wormcastd" >"$TMPD/wormcastd.log" 2>&1 &
+	MC_PIDS="$MC_PIDS $!"
+	i=0
+	while [ "$(mc_table_gen "$MC_FAB")" = 0 ]; do
+		i=$((i + 1))
+		[ "$i" -le 600 ] || {
+			sed 's/^/# wormcastd: /' "$TMPD/wormcastd.log"
+			return 1
+		}
+		sleep 0.1
+	done
+	note "wormcastd: $(tail -n 1 "$TMPD/wormcastd.log")"
+}
+
+# mc_bridge: a bridge with IGMP snooping (and a querier) in its own
+# namespace, 64 veth ports, the other ends in namespaces wcmc-v0..63.
+mc_bridge() {
+	ip netns add "$MC_BR_NS" || return 1
+	ip -n "$MC_BR_NS" link add br0 type bridge mcast_snooping 1 \
+		mcast_querier 1 || return 1
+	ip -n "$MC_BR_NS" link set br0 up
+	for n in $(seq 0 63); do
+		ip netns add "wcmc-v$n" &&
+			ip -n "$MC_BR_NS" link add "p$n" type veth peer name eth0 \
+				netns "wcmc-v$n" &&
+			ip -n "$MC_BR_NS" link set "p$n" master br0 up &&
+			mc_ns "wcmc-v$n" eth0 "10.81.$((n / 200)).$((n % 200 + 1))" ||
+			return 1
+	done
+}
+
+# The namespace and device of member N of the path in $path.
+mc_ns_of() {
+	case $path in
+	bridge) echo "wcmc-v$1" ;;
+	*) echo "wcmc-$1" ;;
+	esac
+}
+
+mc_dev_of() {
+	case $path in
+	bridge) echo eth0 ;;
+	*) echo "${MC_FAB}n$1" ;;
+	esac
+}
+
+# mc_join MEMBERS...: a socat socket joined to the group in each member's
+# namespace.
+mc_join() {
+	for n in "$@"; do
+		ip netns exec "$(mc_ns_of "$n")" socat -u \
+			"UDP4-RECV:$MC_PORT,ip-add-membership=$MC_GROUP:$(mc_dev_of "$n")" \
+			/dev/null 2>>"$TMPD/socat.log" &
+		MC_PIDS="$MC_PIDS $!"
+	done
+}
+
+mc_rx_sum() {
+	sum=0
+	for n in "$@"; do
+		sum=$((sum + $(rx_packets "$(mc_ns_of "$n")" "$(mc_dev_of "$n")")))
+	done
+	echo "$sum"
+}
+
+# mc_run MEMBERS...: one run from member 0's namespace; sets $rate, the
+# datagrams each member's device got per second of sending (what is still
+# queued in the fabric when the sender stops is counted after a second).
+mc_run() {
+	r0=$(mc_rx_sum "$@")
+	ip netns exec "$(mc_ns_of 0)" iperf -c "$MC_GROUP" -p "$MC_PORT" -u \
+		-b 10G -l 64 -T 1 -t "$SECS" >"$TMPD/mc.cli" 2>&1
+	sleep 1
+	r1=$(mc_rx_sum "$@")
+	rate=$(awk -v d=$((r1 - r0)) -v m=$# -v s="$SECS" \
+		'BEGIN { printf "%.0f\n", d / m / s }')
+}
+
+bench_mcast() {
+	for path in dstm-1 unicast bridge; do
+		mcast_teardown
+		case $path in
+		bridge) mc_bridge || die "cannot set up the bridge" ;;
+		*) mc_fabric "$path" || die "cannot set up the 8x8 torus under $path" ;;
+		esac
+		for m in $MCAST_MEMBERS; do
+			members=$(seq 1 "$m")
+			mc_join $members
+			sleep 2	# IGMP reports, snooping
+			: >"$TMPD/mc.$path.$m"
+			for run in $(seq "$RUNS"); do
+				mc_run $members
+				echo "$rate" >>"$TMPD/mc.$path.$m"
+				note "$path, $m members, run $run: $rate datagrams/s per member"
+			done
+			echo "vm.mcast.$path.${m}members: $(median <"$TMPD/mc.$path.$m") datagrams/s per member"
+			for p in $MC_PIDS; do
+				[ "$(cat /proc/"$p"/comm 2>/dev/null)" = socat ] && kill "$p"
+			done
+		done
+		if [ "$path" != bridge ]; then
+			wormctl stats "$MC_FAB" >"$TMPD/mc.stats" 2>&1 &&
+				note "$path: $(awk '/^total:/ { t = 1; next } /^[a-z]/ { t = 0 }
+					t && ($1 == "tx_frames:" || $1 == "worms_injected:" ||
+					$1 == "table_fallback:" || $1 ~ /^drop_/) && $2 > 0 {
+						printf "%s %s ", $1, $2 }' "$TMPD/mc.stats")"
+		fi
+	done
+	mcast_teardown
+	for m in $MCAST_MEMBERS; do
+		awk -v d="$(median <"$TMPD/mc.dstm-1.$m")" \
+			-v u="$(median <"$TMPD/mc.unicast.$m")" \
+			-v b="$(median <"$TMPD/mc.bridge.$m")" -v m="$m" 'BEGIN {
+			printf "vm.mcast.ratio.%smembers: dstm-1/bridge %.2f x, dstm-1/unicast %.2f x\n",
+				m, b > 0 ? d / b : 0, u > 0 ? d / u : 0 }'
+	done
+}
+
 # ================================================================ RTNL
 
 # Milliseconds since the epoch.
@@ -460,5 +641,6 @@ for p in $PARTS; do
 	udp) bench_udp ;;
 	mem) bench_mem ;;
 	rtnl) bench_rtnl ;;
+	mcast) bench_mcast ;;
 	esac
 done
