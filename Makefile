@@ -37,7 +37,7 @@ REL_LIB := $(BUILD)/rel/libwc.a
 SAN_LIB := $(BUILD)/san/libwc.a
 
 # Some tests and benchmarks include a tool's sources to test its pure parts.
-TOOL_SRCS := $(wildcard tools/*/*.c tools/*/*.h)
+TOOL_SRCS := $(wildcard tools/*/*.c tools/*/*.h daemon/*.c daemon/*.h)
 # Test headers, among them the engine cases shared with KUnit.
 TEST_HDRS := $(wildcard tests/unit/*.h kmod/tests/*.h)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -189,6 +189,11 @@ install: all
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) -a $(notdir $(patsubst %/build,%,$(KDIR)))
 	install -D -m 0755 $(WORMCTL) $(DESTDIR)$(PREFIX)/sbin/wormctl
 	install -D -m 0755 $(WORMCASTD) $(DESTDIR)$(PREFIX)/sbin/wormcastd
+	sed 's|/usr/local/|$(PREFIX)/|g' daemon/wormcastd.service > $(BUILD)/wormcastd.service
+	install -D -m 0644 $(BUILD)/wormcastd.service $(DESTDIR)/etc/systemd/system/wormcastd.service
+	test -e $(DESTDIR)/etc/wormcast/wormcastd.conf || \
+		install -D -m 0644 daemon/wormcastd.conf $(DESTDIR)/etc/wormcast/wormcastd.conf
+	install -D -m 0644 Documentation/tools.rst $(DESTDIR)$(PREFIX)/share/doc/wormcast/tools.rst
 	install -D -m 0755 $(WORMSIM) $(DESTDIR)$(PREFIX)/bin/wormsim
 	install -D -m 0644 $(IP_PLUGIN) $(DESTDIR)$(IP_LIB_DIR)/link_wormcast.so
 	install -D -m 0644 uapi/linux/wormcast.h $(DESTDIR)$(PREFIX)/include/linux/wormcast.h

@@ -1,20 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wormcastd: the wormcast daemon.  For now it watches and logs; it will
- * compute routing tables and push them with FABRIC_SET-like commands.
+ * wormcastd: the wormcast daemon.  Watches fabrics and installs the routing
+ * tables their multicast scheme needs (Documentation/tools.rst).
  *
- *  - at start, lists the fabrics present (FABRIC_GET dump);
- *  - follows the "events" multicast group of the wormcast generic netlink
- *    family (FABRIC_NEW, FABRIC_DEL), and the generic netlink controller
- *    so that loading or unloading the module later is noticed;
+ *  - at start, and whenever something may have changed, reads every fabric
+ *    (FABRIC_GET dump): scheme (WORMCAST_PARAM_MULTICAST), table generation
+ *    and tables.  A fabric whose scheme is not unicast and that has no
+ *    TREES table of that scheme at the current generation gets one:
+ *    computed with wc_trees_table() (options from wormcastd.conf) and
+ *    installed by a transaction (TABLE_NEW, TABLE_CHUNKs, TABLE_COMMIT;
+ *    daemon/push.c), retried when the generation moves;
+ *  - follows the "events" multicast group (FABRIC_NEW, FABRIC_DEL,
+ *    TABLE_COMMIT) and the generic netlink controller, so that loading or
+ *    unloading the module later is noticed; FABRIC_SET sends no event, so
+ *    the fabrics are also read every poll_interval seconds;
  *  - watches wormcast links with libnl's route cache manager and logs node
  *    devices appearing, leaving (deleted or moved to another namespace),
  *    going up or down, and renamed.
  *
- * Logs to stderr, or syslog with -s (always when not in the foreground).
- * SIGTERM and SIGINT end it cleanly (signalfd).
+ * It never changes a fabric's scheme.  Logs to stderr, or syslog with -s
+ * (always when daemonized with -d).  SIGTERM and SIGINT end it cleanly
+ * (signalfd); a transaction left open by a kill is replaced by the next
+ * TABLE_NEW, and a restarted daemon reads everything again.
  */
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
@@ -24,9 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <linux/if.h>
+#include <linux/netlink.h>
 
 #include <netlink/netlink.h>
 #include <netlink/cache.h>
@@ -36,8 +49,27 @@
 
 #include <linux/wormcast.h>
 #include "topology.h"
+#include "trees_table.h"
+#include "config.h"
+#include "push.h"
 
-#define WORMCASTD_VERSION "0.1"
+#define WORMCASTD_VERSION "0.2"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+#define MAX_FABRICS 256
+
+/* What we remember of a fabric between syncs: no push loops on refusals. */
+struct fabric_mem {
+	uint32_t ifindex;
+	bool failed;		/* the last push for (scheme, gen) failed */
+	uint32_t failed_scheme, failed_gen;
+	bool logged_state;	/* its state was logged once */
+	uint32_t logged_scheme, logged_gen;
+	enum wcd_action logged_action;
+};
 
 struct daemon_state {
 	bool use_syslog;
@@ -51,6 +83,15 @@ struct daemon_state {
 	struct nl_cache_mngr *mngr;
 	struct nl_cache *links;
 	int sigfd;
+	struct wcd_config cfg;
+	bool want_sync;			/* read the fabrics again soon */
+	/* the fabrics of the last dump */
+	struct wcd_fabric_view fab[MAX_FABRICS];
+	uint32_t nfab;
+	bool fab_overflow;
+	struct fabric_mem mem[MAX_FABRICS];
+	uint32_t nmem;
+	char ext[256];			/* the last request's extack message */
 };
 
 static void logmsg(const struct daemon_state *st, int prio, const char *fmt,
@@ -84,6 +125,15 @@ static struct nla_policy fabric_policy[WORMCAST_A_MAX + 1] = {
 	[WORMCAST_A_NODES] = { .type = NLA_NESTED },
 	[WORMCAST_A_COUNTERS] = { .type = NLA_NESTED },
 	[WORMCAST_A_ENGINE] = { .type = NLA_NESTED },
+	[WORMCAST_A_DIMS] = { .type = NLA_UNSPEC },
+	[WORMCAST_A_TABLE_KIND] = { .type = NLA_U32 },
+	[WORMCAST_A_TABLE_GEN] = { .type = NLA_U32 },
+	[WORMCAST_A_TABLE_SIZE] = { .type = NLA_U32 },
+	[WORMCAST_A_TABLE_TXN] = { .type = NLA_U32 },
+	[WORMCAST_A_TABLE_OFFSET] = { .type = NLA_U32 },
+	[WORMCAST_A_TABLE_DATA] = { .type = NLA_UNSPEC },
+	[WORMCAST_A_TABLES] = { .type = NLA_NESTED },
+	[WORMCAST_A_TABLE] = { .type = NLA_NESTED },
 };
 
 /* "fabric wc ifindex 7 id 1 torus 4x4 nodes 16" from a fabric message. */
@@ -207,6 +257,575 @@ static int attach_family(struct daemon_state *st)
 	return 0;
 }
 
+/* ------------------------------------------------------ requests */
+
+/* Outcome of one request: replies go to @parse, the end sets @done. */
+struct req_ctx {
+	struct daemon_state *st;
+	int (*parse)(struct nlmsghdr *nlh, void *arg);
+	void *arg;
+	bool done;
+	int err;		/* negative errno from the kernel, or 0 */
+};
+
+static int req_valid_cb(struct nl_msg *msg, void *arg)
+{
+	struct req_ctx *rc = arg;
+
+	if (rc->parse)
+		return rc->parse(nlmsg_hdr(msg), rc->arg);
+	return NL_OK;
+}
+
+static int req_end_cb(struct nl_msg *msg, void *arg)
+{
+	struct req_ctx *rc = arg;
+
+	rc->done = true;
+	return NL_STOP;
+}
+
+/* The extended ack's message (NLMSGERR_ATTR_MSG), if the kernel sent one. */
+static void extack_msg(const struct nlmsgerr *e, char *buf, size_t len)
+{
+	const struct nlmsghdr *h = (const struct nlmsghdr *)((const char *)e - NLMSG_HDRLEN);
+	const char *p, *end = (const char *)h + h->nlmsg_len;
+
+	buf[0] = '\0';
+	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	p = (const char *)e + sizeof(*e);
+	if (!(h->nlmsg_flags & NLM_F_CAPPED))
+		p += e->msg.nlmsg_len - NLMSG_HDRLEN;
+	while (p + NLA_HDRLEN <= end) {
+		const struct nlattr *a = (const struct nlattr *)p;
+
+		if (a->nla_len < NLA_HDRLEN || p + a->nla_len > end)
+			return;
+		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG &&
+		    a->nla_len > NLA_HDRLEN) {
+			snprintf(buf, len, "%.*s", (int)(a->nla_len - NLA_HDRLEN),
+				 p + NLA_HDRLEN);
+			return;
+		}
+		p += NLA_ALIGN(a->nla_len);
+	}
+}
+
+static int req_err_cb(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	struct req_ctx *rc = arg;
+
+	rc->err = e->error;
+	rc->done = true;
+	extack_msg(e, rc->st->ext, sizeof(rc->st->ext));
+	return NL_STOP;
+}
+
+/* A message of the family, or NULL. */
+static struct nl_msg *family_msg(struct daemon_state *st, uint8_t cmd, int flags)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+
+	if (msg && !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, st->family, 0,
+				flags, cmd, WORMCAST_GENL_VERSION)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return msg;
+}
+
+/*
+ * Send @msg (freed here) on the request socket and read until its ack,
+ * error or the end of the dump.  Returns 0 or a negative errno; the
+ * kernel's extack message, if any, is left in st->ext.
+ */
+static int request(struct daemon_state *st, struct nl_msg *msg,
+		   int (*parse)(struct nlmsghdr *, void *), void *arg)
+{
+	struct req_ctx rc = { .st = st, .parse = parse, .arg = arg };
+	struct nl_cb *cb;
+	int r;
+
+	st->ext[0] = '\0';
+	if (!msg)
+		return -ENOMEM;
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!cb) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, req_valid_cb, &rc);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, req_end_cb, &rc);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, req_end_cb, &rc);
+	nl_cb_err(cb, NL_CB_CUSTOM, req_err_cb, &rc);
+	r = nl_send_auto(st->req, msg);
+	nlmsg_free(msg);
+	if (r < 0) {
+		nl_cb_put(cb);
+		return -EIO;
+	}
+	while (!rc.done) {
+		r = nl_recvmsgs(st->req, cb);
+		if (r < 0 && !rc.done) {
+			snprintf(st->ext, sizeof(st->ext), "%s", nl_geterror(r));
+			rc.err = -EIO;
+			break;
+		}
+	}
+	nl_cb_put(cb);
+	return rc.err;
+}
+
+/* "Error: message." as ip prints it, or strerror. */
+static const char *req_error(const struct daemon_state *st, int err, char *buf,
+			     size_t len)
+{
+	if (st->ext[0])
+		snprintf(buf, len, "%s: %s", strerror(-err), st->ext);
+	else
+		snprintf(buf, len, "%s", strerror(-err));
+	return buf;
+}
+
+/* ------------------------------------------------------ fabric views */
+
+static struct nla_policy param_policy[WORMCAST_PARAM_MAX + 1] = {
+	[WORMCAST_PARAM_MULTICAST] = { .type = NLA_U32 },
+};
+
+/* Fill @v from a FABRIC_GET reply (merging the parts of a split dump). */
+static int parse_view(struct nlmsghdr *nlh, struct wcd_fabric_view *v)
+{
+	struct nlattr *tb[WORMCAST_A_MAX + 1];
+	struct nlattr *pt[WORMCAST_PARAM_MAX + 1];
+	struct nlattr *a;
+	int rem;
+
+	if (genlmsg_parse(nlh, 0, tb, WORMCAST_A_MAX, fabric_policy) < 0)
+		return -EINVAL;
+	if (tb[WORMCAST_A_FABRIC_IFINDEX])
+		v->ifindex = nla_get_u32(tb[WORMCAST_A_FABRIC_IFINDEX]);
+	if (tb[WORMCAST_A_FABRIC_NAME])
+		snprintf(v->name, sizeof(v->name), "%s",
+			 nla_get_string(tb[WORMCAST_A_FABRIC_NAME]));
+	if (tb[WORMCAST_A_TOPOLOGY])
+		v->topology = nla_get_u32(tb[WORMCAST_A_TOPOLOGY]);
+	if (tb[WORMCAST_A_NNODES])
+		v->nnodes = nla_get_u32(tb[WORMCAST_A_NNODES]);
+	if (tb[WORMCAST_A_DIMS]) {
+		uint32_t n = (uint32_t)nla_len(tb[WORMCAST_A_DIMS]) / sizeof(uint32_t);
+
+		if (n > 3)
+			n = 3;
+		memcpy(v->dims, nla_data(tb[WORMCAST_A_DIMS]), n * sizeof(uint32_t));
+		v->ndims = n;
+	}
+	if (tb[WORMCAST_A_PARAMS] &&
+	    !nla_parse_nested(pt, WORMCAST_PARAM_MAX, tb[WORMCAST_A_PARAMS],
+			      param_policy) &&
+	    pt[WORMCAST_PARAM_MULTICAST]) {
+		v->has_scheme = true;
+		v->scheme = nla_get_u32(pt[WORMCAST_PARAM_MULTICAST]);
+	}
+	if (tb[WORMCAST_A_TABLE_GEN])
+		v->gen = nla_get_u32(tb[WORMCAST_A_TABLE_GEN]);
+	if (tb[WORMCAST_A_TABLES]) {
+		v->ntables = 0;
+		nla_for_each_nested(a, tb[WORMCAST_A_TABLES], rem) {
+			struct nlattr *tt[WORMCAST_A_MAX + 1];
+			struct wcd_table_info *t;
+
+			if (nla_type(a) != WORMCAST_A_TABLE ||
+			    v->ntables == WCD_MAX_TABLES ||
+			    nla_parse_nested(tt, WORMCAST_A_MAX, a, fabric_policy) < 0)
+				continue;
+			t = &v->tables[v->ntables++];
+			memset(t, 0, sizeof(*t));
+			if (tt[WORMCAST_A_TABLE_KIND])
+				t->kind = nla_get_u32(tt[WORMCAST_A_TABLE_KIND]);
+			if (tt[WORMCAST_A_TABLE_GEN])
+				t->gen = nla_get_u32(tt[WORMCAST_A_TABLE_GEN]);
+			if (tt[WORMCAST_A_TABLE_SIZE])
+				t->size = nla_get_u32(tt[WORMCAST_A_TABLE_SIZE]);
+		}
+	}
+	return 0;
+}
+
+static int dump_views_cb(struct nlmsghdr *nlh, void *arg)
+{
+	struct daemon_state *st = arg;
+	struct wcd_fabric_view *v;
+	struct nlattr *a;
+	uint32_t ifindex = 0;
+
+	a = nlmsg_find_attr(nlh, GENL_HDRLEN, WORMCAST_A_FABRIC_IFINDEX);
+	if (a && nla_len(a) >= (int)sizeof(uint32_t))
+		ifindex = nla_get_u32(a);
+	/* A big fabric comes in several messages that repeat its identity. */
+	if (!st->nfab || st->fab[st->nfab - 1].ifindex != ifindex) {
+		if (st->nfab == MAX_FABRICS) {
+			st->fab_overflow = true;
+			return NL_OK;
+		}
+		v = &st->fab[st->nfab++];
+		memset(v, 0, sizeof(*v));
+	} else {
+		v = &st->fab[st->nfab - 1];
+	}
+	if (parse_view(nlh, v))
+		logmsg(st, LOG_WARNING, "malformed fabric message ignored");
+	return NL_OK;
+}
+
+static int read_fabrics(struct daemon_state *st)
+{
+	st->nfab = 0;
+	st->fab_overflow = false;
+	return request(st, family_msg(st, WORMCAST_CMD_FABRIC_GET, NLM_F_DUMP),
+		       dump_views_cb, st);
+}
+
+static int one_view_cb(struct nlmsghdr *nlh, void *arg)
+{
+	parse_view(nlh, arg);
+	return NL_OK;
+}
+
+/* ------------------------------------------------ sync operations */
+
+struct sync_ctx {
+	struct daemon_state *st;
+	uint32_t ifindex;
+	struct wc_trees_info info;
+	struct wc_trees_opts opts;
+	const char *why;	/* compute's refusal */
+};
+
+static int op_refresh(void *ctx, struct wcd_fabric_view *v)
+{
+	struct sync_ctx *sc = ctx;
+	struct nl_msg *msg = family_msg(sc->st, WORMCAST_CMD_FABRIC_GET, 0);
+
+	if (msg && nla_put_u32(msg, WORMCAST_A_FABRIC_IFINDEX, sc->ifindex) < 0) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	memset(v, 0, sizeof(*v));
+	return request(sc->st, msg, one_view_cb, v);
+}
+
+static int table_bytes_cb(struct nlmsghdr *nlh, void *arg)
+{
+	struct wcd_fabric_view *v = arg;
+	struct nlattr *tb[WORMCAST_A_MAX + 1];
+	uint32_t scheme;
+
+	if (genlmsg_parse(nlh, 0, tb, WORMCAST_A_MAX, fabric_policy) < 0 ||
+	    !tb[WORMCAST_A_TABLE_OFFSET] || !tb[WORMCAST_A_TABLE_DATA])
+		return NL_OK;
+	if (nla_get_u32(tb[WORMCAST_A_TABLE_OFFSET]) != 0 ||
+	    nla_len(tb[WORMCAST_A_TABLE_DATA]) < (int)sizeof(scheme))
+		return NL_OK;
+	/* struct wormcast_trees starts with its scheme */
+	memcpy(&scheme, nla_data(tb[WORMCAST_A_TABLE_DATA]), sizeof(scheme));
+	v->trees_scheme = scheme;
+	v->trees_scheme_known = true;
+	return NL_OK;
+}
+
+static int op_read_trees_scheme(void *ctx, struct wcd_fabric_view *v)
+{
+	struct sync_ctx *sc = ctx;
+	struct nl_msg *msg = family_msg(sc->st, WORMCAST_CMD_TABLE_GET, NLM_F_DUMP);
+
+	if (msg && (nla_put_u32(msg, WORMCAST_A_FABRIC_IFINDEX, sc->ifindex) < 0 ||
+		    nla_put_u32(msg, WORMCAST_A_TABLE_KIND, WORMCAST_TABLE_TREES) < 0)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	v->trees_scheme_known = false;
+	return request(sc->st, msg, table_bytes_cb, v);
+}
+
+static int op_compute(void *ctx, const struct wcd_fabric_view *v,
+		      uint32_t scheme, void **table, size_t *len)
+{
+	struct sync_ctx *sc = ctx;
+	struct wc_topo t;
+	int err;
+
+	sc->why = NULL;
+	err = wc_topo_init(&t, v->topology, v->ndims, v->dims, &sc->why);
+	if (!err && t.nnodes != v->nnodes) {
+		sc->why = "node count differs from the topology's";
+		err = -EINVAL;
+	}
+	if (!err)
+		err = wc_trees_table_info(scheme, &t, &sc->opts, table, len,
+					  &sc->info, &sc->why);
+	return err;
+}
+
+static struct nl_msg *table_msg(struct sync_ctx *sc, uint8_t cmd)
+{
+	struct nl_msg *msg = family_msg(sc->st, cmd, 0);
+
+	if (msg && nla_put_u32(msg, WORMCAST_A_FABRIC_IFINDEX, sc->ifindex) < 0) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return msg;
+}
+
+struct u32_reply {
+	int attr;
+	bool got;
+	uint32_t v;
+};
+
+static int u32_reply_cb(struct nlmsghdr *nlh, void *arg)
+{
+	struct u32_reply *r = arg;
+	struct nlattr *tb[WORMCAST_A_MAX + 1];
+
+	if (genlmsg_parse(nlh, 0, tb, WORMCAST_A_MAX, fabric_policy) < 0)
+		return NL_OK;
+	if (r->attr == WORMCAST_A_TABLE_TXN && tb[WORMCAST_A_TABLE_TXN]) {
+		r->v = nla_get_u32(tb[WORMCAST_A_TABLE_TXN]);
+		r->got = true;
+	} else if (r->attr == WORMCAST_A_TABLE_GEN && tb[WORMCAST_A_TABLE_GEN]) {
+		r->v = nla_get_u32(tb[WORMCAST_A_TABLE_GEN]);
+		r->got = true;
+	}
+	return NL_OK;
+}
+
+static int op_table_new(void *ctx, uint32_t kind, uint32_t size, uint32_t gen,
+			uint32_t *txn)
+{
+	struct sync_ctx *sc = ctx;
+	struct nl_msg *msg = table_msg(sc, WORMCAST_CMD_TABLE_NEW);
+	struct u32_reply r = { .attr = WORMCAST_A_TABLE_TXN };
+	int err;
+
+	if (msg && (nla_put_u32(msg, WORMCAST_A_TABLE_KIND, kind) < 0 ||
+		    nla_put_u32(msg, WORMCAST_A_TABLE_SIZE, size) < 0 ||
+		    nla_put_u32(msg, WORMCAST_A_TABLE_GEN, gen) < 0)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	err = request(sc->st, msg, u32_reply_cb, &r);
+	if (!err && !r.got) {
+		snprintf(sc->st->ext, sizeof(sc->st->ext), "no TXN in the reply");
+		err = -EPROTO;
+	}
+	*txn = r.v;
+	return err;
+}
+
+static int op_chunk(void *ctx, uint32_t txn, uint32_t offset, const void *data,
+		    uint32_t len)
+{
+	struct sync_ctx *sc = ctx;
+	struct nl_msg *msg = nlmsg_alloc_size(len + 1024);
+
+	if (msg && (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, sc->st->family, 0, 0,
+				 WORMCAST_CMD_TABLE_CHUNK, WORMCAST_GENL_VERSION) ||
+		    nla_put_u32(msg, WORMCAST_A_FABRIC_IFINDEX, sc->ifindex) < 0 ||
+		    nla_put_u32(msg, WORMCAST_A_TABLE_TXN, txn) < 0 ||
+		    nla_put_u32(msg, WORMCAST_A_TABLE_OFFSET, offset) < 0 ||
+		    nla_put(msg, WORMCAST_A_TABLE_DATA, (int)len, data) < 0)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return request(sc->st, msg, NULL, NULL);
+}
+
+static int op_commit(void *ctx, uint32_t txn, uint32_t *new_gen)
+{
+	struct sync_ctx *sc = ctx;
+	struct nl_msg *msg = table_msg(sc, WORMCAST_CMD_TABLE_COMMIT);
+	struct u32_reply r = { .attr = WORMCAST_A_TABLE_GEN };
+	int err;
+
+	if (msg && nla_put_u32(msg, WORMCAST_A_TABLE_TXN, txn) < 0) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	err = request(sc->st, msg, u32_reply_cb, &r);
+	*new_gen = r.v;
+	return err;
+}
+
+static int op_abort(void *ctx, uint32_t txn)
+{
+	struct sync_ctx *sc = ctx;
+	struct nl_msg *msg = table_msg(sc, WORMCAST_CMD_TABLE_ABORT);
+	char keep[sizeof(sc->st->ext)];
+	int err;
+
+	if (msg && nla_put_u32(msg, WORMCAST_A_TABLE_TXN, txn) < 0) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	/* keep the failing step's message, not the abort's */
+	memcpy(keep, sc->st->ext, sizeof(keep));
+	err = request(sc->st, msg, NULL, NULL);
+	memcpy(sc->st->ext, keep, sizeof(keep));
+	return err;
+}
+
+static const struct wcd_sync_ops sync_ops = {
+	.push = {
+		.table_new = op_table_new,
+		.chunk = op_chunk,
+		.commit = op_commit,
+		.abort = op_abort,
+	},
+	.refresh = op_refresh,
+	.read_trees_scheme = op_read_trees_scheme,
+	.compute = op_compute,
+};
+
+/* ------------------------------------------------------------ sync */
+
+static struct fabric_mem *fabric_mem(struct daemon_state *st, uint32_t ifindex)
+{
+	uint32_t i;
+
+	for (i = 0; i < st->nmem; i++)
+		if (st->mem[i].ifindex == ifindex)
+			return &st->mem[i];
+	if (st->nmem == MAX_FABRICS)
+		return NULL;
+	memset(&st->mem[st->nmem], 0, sizeof(st->mem[0]));
+	st->mem[st->nmem].ifindex = ifindex;
+	return &st->mem[st->nmem++];
+}
+
+/* Forget fabrics that are gone. */
+static void prune_mem(struct daemon_state *st)
+{
+	uint32_t i, j, k = 0;
+
+	for (i = 0; i < st->nmem; i++) {
+		for (j = 0; j < st->nfab; j++)
+			if (st->fab[j].ifindex == st->mem[i].ifindex)
+				break;
+		if (j < st->nfab)
+			st->mem[k++] = st->mem[i];
+	}
+	st->nmem = k;
+}
+
+static const char *scheme_str(uint32_t s, char *buf, size_t len)
+{
+	const char *n = wc_mcast_scheme_name(s);
+
+	if (n)
+		return n;
+	snprintf(buf, len, "scheme %u", s);
+	return buf;
+}
+
+static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
+{
+	struct sync_ctx sc = { .st = st, .ifindex = v->ifindex };
+	struct fabric_mem *m = fabric_mem(st, v->ifindex);
+	struct wcd_sync_result res;
+	enum wcd_action a = wcd_decide(v);
+	const char *section;
+	char sb[24], eb[320];
+	int err;
+
+	if (!m)
+		return;
+	/* A refused push is not retried until the scheme or generation moves. */
+	if (a == WCD_PUSH && m->failed && m->failed_scheme == v->scheme &&
+	    m->failed_gen == v->gen)
+		return;
+	if (a != WCD_PUSH && a != WCD_READ_SCHEME) {
+		if (!m->logged_state || m->logged_action != a ||
+		    m->logged_scheme != v->scheme || m->logged_gen != v->gen)
+			logmsg(st, LOG_INFO, "fabric %s: %s%s%s, generation %u: %s",
+			       v->name, v->has_scheme ? "multicast " : "",
+			       v->has_scheme ? scheme_str(v->scheme, sb, sizeof(sb)) : "",
+			       v->has_scheme ? "" : "module reports no multicast scheme",
+			       v->gen, wcd_action_name(a));
+		m->logged_state = true;
+		m->logged_action = a;
+		m->logged_scheme = v->scheme;
+		m->logged_gen = v->gen;
+		return;
+	}
+	wcd_config_opts(&st->cfg, v->name, &sc.opts, &section);
+	err = wcd_sync_fabric(&sync_ops, &sc, v, st->cfg.retries,
+			      WORMCAST_TABLE_CHUNK_MAX, &res);
+	m->logged_state = false;
+	if (!err && res.action == WCD_PUSH) {
+		char extra[160] = "";
+
+		m->failed = false;
+		if (res.scheme == WORMCAST_MCAST_RT) {
+			if (sc.opts.rt_pair == WC_RT_PAIR_PATH)
+				snprintf(extra, sizeof(extra), " (rt path, CD %u AD %.3f)",
+					 sc.info.cd, sc.info.ad);
+			else
+				snprintf(extra, sizeof(extra),
+					 " (rt %s: trial %u of %u, seed %llu, CD %u AD %.3f, balance %u)",
+					 wc_rt_pair_name(sc.opts.rt_pair), sc.info.trial,
+					 sc.opts.trials, (unsigned long long)sc.opts.seed,
+					 sc.info.cd, sc.info.ad, sc.info.balance);
+		}
+		logmsg(st, LOG_INFO,
+		       "push: fabric %s scheme %s bytes %zu generation %u compute %.1f ms push %.1f ms%s%s",
+		       v->name, scheme_str(res.scheme, sb, sizeof(sb)), res.bytes,
+		       res.gen, res.compute_ms, res.push_ms, extra,
+		       res.attempts > 1 ? " (after a generation change)" : "");
+		return;
+	}
+	if (!err)
+		return;
+	m->failed = true;
+	m->failed_scheme = v->scheme;
+	m->failed_gen = v->gen;
+	if (res.stage && !strcmp(res.stage, "compute"))
+		logmsg(st, LOG_ERR, "fabric %s: cannot compute the %s table: %s",
+		       v->name, scheme_str(v->scheme, sb, sizeof(sb)),
+		       sc.why ? sc.why : strerror(-err));
+	else if (err == -EAGAIN && (!res.stage || !st->ext[0]))
+		logmsg(st, LOG_ERR, "fabric %s: generation kept moving; gave up after %u transactions",
+		       v->name, res.attempts);
+	else
+		logmsg(st, LOG_ERR, "fabric %s: %s failed: %s", v->name,
+		       res.stage ? res.stage : "sync", req_error(st, err, eb, sizeof(eb)));
+}
+
+/* Read every fabric of this namespace and bring each up to date. */
+static void sync_all(struct daemon_state *st)
+{
+	char eb[320];
+	uint32_t i;
+	int r;
+
+	st->want_sync = false;
+	if (!st->family)
+		return;
+	r = read_fabrics(st);
+	if (r) {
+		logmsg(st, LOG_WARNING, "reading fabrics: %s", req_error(st, r, eb, sizeof(eb)));
+		return;
+	}
+	if (st->fab_overflow)
+		logmsg(st, LOG_WARNING, "more than %d fabrics: only the first are managed",
+		       MAX_FABRICS);
+	prune_mem(st);
+	for (i = 0; i < st->nfab; i++)
+		sync_fabric(st, &st->fab[i]);
+}
+
 /* ------------------------------------------------ multicast messages */
 
 static int ctrl_event(struct daemon_state *st, struct nlmsghdr *nlh)
@@ -246,9 +865,15 @@ static int event_cb(struct nl_msg *msg, void *arg)
 	g = nlmsg_data(nlh);
 	switch (g->cmd) {
 	case WORMCAST_CMD_FABRIC_NEW:
+		st->want_sync = true;
 		return log_fabric(st, nlh, "new");
 	case WORMCAST_CMD_FABRIC_DEL:
+		st->want_sync = true;
 		return log_fabric(st, nlh, "deleted");
+	case WORMCAST_CMD_TABLE_COMMIT:
+		/* ours, or someone else's: look again */
+		st->want_sync = true;
+		return NL_OK;
 	}
 	return NL_SKIP;
 }
@@ -400,6 +1025,17 @@ static int open_sockets(struct daemon_state *st)
 	r = genl_connect(st->ev);
 	if (r < 0)
 		return r;
+	{
+		int one = 1;
+
+		/* the kernel's messages for refusals, without the request echoed */
+		setsockopt(nl_socket_get_fd(st->req), SOL_NETLINK, NETLINK_EXT_ACK,
+			   &one, sizeof(one));
+		setsockopt(nl_socket_get_fd(st->req), SOL_NETLINK, NETLINK_CAP_ACK,
+			   &one, sizeof(one));
+		/* a table chunk is up to 64 KiB */
+		nl_socket_set_msg_buf_size(st->req, 128 * 1024);
+	}
 	nl_socket_disable_seq_check(st->ev);
 	nl_socket_modify_cb(st->ev, NL_CB_VALID, NL_CB_CUSTOM, event_cb, st);
 	r = nl_socket_set_nonblocking(st->ev);
@@ -444,23 +1080,43 @@ static int attach_and_list(struct daemon_state *st, bool once)
 		return r;
 	}
 	r = list_fabrics(st);
-	if (r < 0)
+	if (r < 0) {
 		logmsg(st, LOG_ERR, "listing fabrics: %s", nl_geterror(r));
-	return r;
+		return r;
+	}
+	if (!once)
+		sync_all(st);
+	return 0;
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 static int run(struct daemon_state *st)
 {
 	struct pollfd pfd[3];
 	struct signalfd_siginfo si;
-	int r;
+	uint64_t next_poll = mono_ms() + (uint64_t)st->cfg.poll_interval * 1000;
+	int r, timeout;
 
 	pfd[0].fd = st->sigfd;
 	pfd[1].fd = nl_socket_get_fd(st->ev);
 	pfd[2].fd = nl_cache_mngr_get_fd(st->mngr);
 	pfd[0].events = pfd[1].events = pfd[2].events = POLLIN;
 	for (;;) {
-		if (poll(pfd, 3, -1) < 0) {
+		timeout = -1;
+		if (st->cfg.poll_interval && st->family) {
+			uint64_t now = mono_ms();
+
+			timeout = next_poll > now ? (int)(next_poll - now) : 0;
+		}
+		r = poll(pfd, 3, timeout);
+		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			logmsg(st, LOG_ERR, "poll: %s", strerror(errno));
@@ -474,9 +1130,11 @@ static int run(struct daemon_state *st)
 		}
 		if (pfd[1].revents & POLLIN) {
 			r = nl_recvmsgs_default(st->ev);
-			if (r < 0 && r != -NLE_AGAIN)
+			if (r < 0 && r != -NLE_AGAIN) {
 				logmsg(st, LOG_WARNING, "events: %s",
 				       nl_geterror(r));
+				st->want_sync = true;	/* events may be lost */
+			}
 			if (st->family_changed) {
 				st->family_changed = false;
 				attach_and_list(st, false);
@@ -484,6 +1142,13 @@ static int run(struct daemon_state *st)
 		}
 		if (pfd[2].revents & POLLIN)
 			links_data_ready(st);
+		if (st->cfg.poll_interval && mono_ms() >= next_poll) {
+			/* FABRIC_SET sends no event: a scheme change is seen here */
+			st->want_sync = true;
+			next_poll = mono_ms() + (uint64_t)st->cfg.poll_interval * 1000;
+		}
+		if (st->want_sync)
+			sync_all(st);
 	}
 }
 
@@ -505,43 +1170,62 @@ static void cleanup(struct daemon_state *st)
 		close(st->sigfd);
 	if (st->use_syslog)
 		closelog();
+	wcd_config_free(&st->cfg);
 }
 
 static void usage(FILE *f)
 {
-	fputs("Usage: wormcastd [ -f ] [ -s ] [ --once ] [ -V ] [ -h ]\n"
-	      "  -f, --foreground  stay in the foreground (default: daemonize,\n"
-	      "                    which implies -s)\n"
-	      "  -s, --syslog      log to syslog instead of stderr\n"
-	      "      --once        list the fabrics present and exit\n"
-	      "  -V, --version     print the version\n"
-	      "  -h, --help        this help\n", f);
+	fputs("Usage: wormcastd [ -c FILE ] [ -d ] [ -s ] [ --once ] [ --check-config ]\n"
+	      "                 [ -V ] [ -h ]\n"
+	      "  -c, --config FILE  configuration (default " WCD_DEFAULT_CONFIG ",\n"
+	      "                     optional; with -c it must exist)\n"
+	      "  -f, --foreground   stay in the foreground (the default)\n"
+	      "  -d, --daemon       daemonize (implies -s)\n"
+	      "  -s, --syslog       log to syslog instead of stderr\n"
+	      "      --once         list the fabrics present and exit\n"
+	      "      --check-config check the configuration and exit\n"
+	      "  -V, --version      print the version\n"
+	      "  -h, --help         this help\n", f);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
 		{ "foreground", no_argument, NULL, 'f' },
+		{ "daemon", no_argument, NULL, 'd' },
 		{ "syslog", no_argument, NULL, 's' },
 		{ "once", no_argument, NULL, 'o' },
+		{ "check-config", no_argument, NULL, 'C' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct daemon_state st = { .sigfd = -1 };
-	bool foreground = false, once = false;
+	bool background = false, once = false, check = false, missing;
+	const char *config = NULL;
+	char err[512];
 	int c, r, status = 1;
 
-	while ((c = getopt_long(argc, argv, "fsVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:fdsVh", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'c':
+			config = optarg;
+			break;
 		case 'f':
-			foreground = true;
+			background = false;
+			break;
+		case 'd':
+			background = true;
 			break;
 		case 's':
 			st.use_syslog = true;
 			break;
 		case 'o':
 			once = true;
+			break;
+		case 'C':
+			check = true;
 			break;
 		case 'V':
 			printf("wormcastd %s\n", WORMCASTD_VERSION);
@@ -560,15 +1244,31 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (!foreground && !once) {
+	if (wcd_config_load(&st.cfg, config ? config : WCD_DEFAULT_CONFIG,
+			    config != NULL, &missing, err, sizeof(err))) {
+		fprintf(stderr, "wormcastd: %s\n", err);
+		return 2;
+	}
+	if (check) {
+		printf("wormcastd: %s: %s\n", config ? config : WCD_DEFAULT_CONFIG,
+		       missing ? "absent, defaults apply" : "ok");
+		wcd_config_free(&st.cfg);
+		return 0;
+	}
+	if (background && !once) {
 		st.use_syslog = true;
 		if (daemon(0, 0) < 0) {
 			perror("wormcastd: daemon");
+			wcd_config_free(&st.cfg);
 			return 1;
 		}
 	}
 	if (st.use_syslog)
 		openlog("wormcastd", LOG_PID, LOG_DAEMON);
+	if (!once)
+		logmsg(&st, LOG_INFO, "configuration %s%s; polling every %u s",
+		       config ? config : WCD_DEFAULT_CONFIG,
+		       missing ? " absent, defaults" : "", st.cfg.poll_interval);
 
 	r = open_sockets(&st);
 	if (r < 0) {

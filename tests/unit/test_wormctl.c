@@ -590,6 +590,16 @@ static void test_args(void)
 	ok(PARSE(&c, "fabric", "set", "wc", "watchdog", "5000", "cycle_ns",
 		 "0") == 0 && c.set_watchdog && c.watchdog == 5000 &&
 	   c.set_cycle_ns && c.cycle_ns == 0, "fabric set both");
+	ok(PARSE(&c, "fabric", "set", "wc", "multicast", "dstm-2") == 0 &&
+	   c.set_multicast && c.multicast == WORMCAST_MCAST_DSTM2 && !c.set_watchdog &&
+	   !c.set_cycle_ns, "fabric set multicast dstm-2");
+	ok(PARSE(&c, "fabric", "set", "wc", "multicast", "unicast", "watchdog", "100") == 0 &&
+	   c.set_multicast && c.multicast == WORMCAST_MCAST_UNICAST && c.set_watchdog,
+	   "fabric set multicast unicast watchdog 100");
+	ok(PARSE(&c, "fabric", "set", "wc", "multicast", "3") == -1 && strstr(err, "dstm-1"),
+	   "fabric set multicast 3 refused (%s)", err);
+	ok(PARSE(&c, "fabric", "set", "wc", "multicast", "rt", "multicast", "rt") == -1,
+	   "fabric set multicast twice refused (%s)", err);
 	ok(PARSE(&c, "fabric", "set", "wc", "watchdog", "0") == -1,
 	   "fabric set watchdog 0 refused (%s)", err);
 	ok(PARSE(&c, "fabric", "set", "wc", "vcs", "2") == -1 &&

@@ -14,7 +14,8 @@ const char wormctl_usage[] =
 	"Usage: wormctl [ OPTIONS ] COMMAND\n"
 	"\n"
 	"COMMAND := { fabric [ show ] [ DEV ] |\n"
-	"             fabric set DEV { cycle_ns N | watchdog N } ... |\n"
+	"             fabric set DEV { cycle_ns N | watchdog N |\n"
+	"                              multicast SCHEME } ... |\n"
 	"             stats DEV [ node N | total ] |\n"
 	"             plan STRUCTURE ... |\n"
 	"             help }\n"
@@ -23,7 +24,8 @@ const char wormctl_usage[] =
 	"  fabric show   topology, engine parameters and node devices of every\n"
 	"                fabric in this network namespace, or of DEV\n"
 	"  fabric set    change runtime parameters (needs CAP_NET_ADMIN):\n"
-	"                cycle_ns (0 = virtual time) and watchdog (cycles)\n"
+	"                cycle_ns (0 = virtual time), watchdog (cycles) and\n"
+	"                multicast (unicast, spam, dstm-1, dstm-2, rt)\n"
 	"  stats         engine statistics and counters, in total and per node\n"
 	"  plan          offline: compute and show routing structures\n"
 	"                (no kernel needed; see Documentation/tools.rst)\n"
@@ -104,7 +106,7 @@ static int parse_fabric_set(int argc, char **argv, struct wormctl_cmdline *c,
 		return -1;
 	if (argc < 2)
 		return wc_fail(err, errlen,
-			    "fabric set: nothing to set (cycle_ns N, watchdog N)");
+			    "fabric set: nothing to set (cycle_ns N, watchdog N, multicast SCHEME)");
 	for (i = 1; i < argc; i += 2) {
 		if (!strcmp(argv[i], "cycle_ns")) {
 			set = &c->set_cycle_ns;
@@ -112,9 +114,12 @@ static int parse_fabric_set(int argc, char **argv, struct wormctl_cmdline *c,
 		} else if (!strcmp(argv[i], "watchdog")) {
 			set = &c->set_watchdog;
 			val = &c->watchdog;
+		} else if (!strcmp(argv[i], "multicast")) {
+			set = &c->set_multicast;
+			val = &c->multicast;
 		} else {
 			return wc_fail(err, errlen,
-				    "fabric set: \"%s\" is not a runtime parameter (cycle_ns, watchdog)",
+				    "fabric set: \"%s\" is not a runtime parameter (cycle_ns, watchdog, multicast)",
 				    argv[i]);
 		}
 		if (*set)
@@ -124,7 +129,12 @@ static int parse_fabric_set(int argc, char **argv, struct wormctl_cmdline *c,
 			return wc_fail(err, errlen, "fabric set: \"%s\" needs a value",
 				    argv[i]);
 		d = wc_param_by_name(argv[i]);
-		if (wc_parse_u32(argv[i + 1], val))
+		if (d && wc_param_is_keyword(d)) {
+			if (wc_param_value_parse(d, argv[i + 1], val))
+				return wc_fail(err, errlen,
+					    "fabric set: invalid %s \"%s\": expected %s",
+					    argv[i], argv[i + 1], wc_param_keywords(d));
+		} else if (wc_parse_u32(argv[i + 1], val))
 			return wc_fail(err, errlen,
 				    "fabric set: invalid %s \"%s\": expected a decimal number",
 				    argv[i], argv[i + 1]);

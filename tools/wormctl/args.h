@@ -25,6 +25,8 @@ struct wormctl_cmdline {
 	uint32_t cycle_ns;
 	bool set_watchdog;
 	uint32_t watchdog;
+	bool set_multicast;
+	uint32_t multicast;	/* enum wormcast_mcast_scheme */
 	int64_t node;		/* stats: SHOW_ALL_NODES, SHOW_NO_NODES or id */
 	int plan_argc;		/* plan: the words after "plan" */
 	char **plan_argv;

@@ -358,6 +358,8 @@ int cmd_fabric_set(const struct wormctl_cmdline *c)
 		mnl_attr_put_u32(nlh, WORMCAST_PARAM_CYCLE_NS, c->cycle_ns);
 	if (c->set_watchdog)
 		mnl_attr_put_u32(nlh, WORMCAST_PARAM_WATCHDOG, c->watchdog);
+	if (c->set_multicast)
+		mnl_attr_put_u32(nlh, WORMCAST_PARAM_MULTICAST, c->multicast);
 	mnl_attr_nest_end(nlh, nest);
 	r = wc_nl_talk(&nl, nlh, NULL, NULL, "fabric set");
 	wc_nl_close(&nl);

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/* wormcastd: table decisions and transactions (push.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <linux/wormcast.h>
+
+#include "push.h"
+
+enum wcd_action wcd_decide(const struct wcd_fabric_view *v)
+{
+	uint32_t i;
+
+	if (!v->has_scheme)
+		return WCD_NO_SCHEME;
+	if (v->scheme == WORMCAST_MCAST_UNICAST)
+		return WCD_UNICAST;
+	for (i = 0; i < v->ntables; i++) {
+		const struct wcd_table_info *t = &v->tables[i];
+
+		if (t->kind != WORMCAST_TABLE_TREES || t->gen != v->gen || !v->gen)
+			continue;
+		if (!v->trees_scheme_known)
+			return WCD_READ_SCHEME;
+		return v->trees_scheme == v->scheme ? WCD_UP_TO_DATE : WCD_PUSH;
+	}
+	return WCD_PUSH;
+}
+
+const char *wcd_action_name(enum wcd_action a)
+{
+	switch (a) {
+	case WCD_NO_SCHEME:
+		return "no scheme reported";
+	case WCD_UNICAST:
+		return "unicast, no table";
+	case WCD_UP_TO_DATE:
+		return "up to date";
+	case WCD_READ_SCHEME:
+		return "read the table's scheme";
+	case WCD_PUSH:
+		return "push";
+	}
+	return "?";
+}
+
+int wcd_push_table(const struct wcd_push_ops *ops, void *ctx, uint32_t kind,
+		   const void *table, size_t len, uint32_t gen,
+		   uint32_t chunk_max, uint32_t *new_gen, const char **stage)
+{
+	const unsigned char *p = table;
+	uint32_t txn = 0, off = 0;
+	int err;
+
+	*stage = NULL;
+	if (!len || len > WORMCAST_TABLE_MAX_BYTES || !chunk_max) {
+		*stage = "TABLE_NEW";
+		return -EINVAL;
+	}
+	if (chunk_max > WORMCAST_TABLE_CHUNK_MAX)
+		chunk_max = WORMCAST_TABLE_CHUNK_MAX;
+	err = ops->table_new(ctx, kind, (uint32_t)len, gen, &txn);
+	if (err) {
+		*stage = "TABLE_NEW";
+		return err;
+	}
+	while (off < len) {
+		uint32_t n = len - off < chunk_max ? (uint32_t)(len - off) : chunk_max;
+
+		err = ops->chunk(ctx, txn, off, p + off, n);
+		if (err) {
+			*stage = "TABLE_CHUNK";
+			goto abort;
+		}
+		off += n;
+	}
+	err = ops->commit(ctx, txn, new_gen);
+	if (!err)
+		return 0;
+	*stage = "TABLE_COMMIT";
+abort:
+	ops->abort(ctx, txn);	/* a refused transaction may still be open */
+	return err;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int wcd_sync_fabric(const struct wcd_sync_ops *ops, void *ctx,
+		    struct wcd_fabric_view *v, uint32_t tries,
+		    uint32_t chunk_max, struct wcd_sync_result *res)
+{
+	void *table = NULL;
+	size_t len = 0;
+	uint32_t table_scheme = 0;
+	bool have_table = false;
+	int err = 0;
+
+	memset(res, 0, sizeof(*res));
+	for (;;) {
+		double t0;
+
+		res->action = wcd_decide(v);
+		res->scheme = v->scheme;
+		res->gen = v->gen;
+		if (res->action == WCD_READ_SCHEME) {
+			err = ops->read_trees_scheme(ctx, v);
+			if (err) {
+				res->stage = "TABLE_GET";
+				break;
+			}
+			if (!v->trees_scheme_known) {
+				/* no bytes came back: treat as absent */
+				v->trees_scheme_known = true;
+				v->trees_scheme = UINT32_MAX;
+			}
+			continue;
+		}
+		if (res->action != WCD_PUSH)
+			break;
+		if (res->attempts >= tries) {
+			err = -EAGAIN;
+			break;
+		}
+		/* The topology is fixed; the scheme may have changed. */
+		if (!have_table || table_scheme != v->scheme) {
+			free(table);
+			table = NULL;
+			t0 = now_ms();
+			err = ops->compute(ctx, v, v->scheme, &table, &len);
+			res->compute_ms = now_ms() - t0;
+			if (err) {
+				res->stage = "compute";
+				break;
+			}
+			have_table = true;
+			table_scheme = v->scheme;
+		}
+		res->attempts++;
+		res->bytes = len;
+		t0 = now_ms();
+		err = wcd_push_table(&ops->push, ctx, WORMCAST_TABLE_TREES, table,
+				     len, v->gen, chunk_max, &res->gen,
+				     &res->stage);
+		res->push_ms = now_ms() - t0;
+		if (!err)
+			break;
+		if (err != -EAGAIN)
+			break;
+		/* The generation moved: look again. */
+		err = ops->refresh(ctx, v);
+		if (err) {
+			res->stage = "FABRIC_GET";
+			break;
+		}
+		res->stage = NULL;
+	}
+	free(table);
+	res->err = err;
+	return err;
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * wormcastd: deciding whether a fabric needs a table, and installing one
+ * by the uapi's transaction (TABLE_NEW, TABLE_CHUNKs, TABLE_COMMIT; ABORT
+ * on failure).  Pure logic over caller-supplied operations: wormcastd.c
+ * backs them with generic netlink, tests/unit/test_wormcastd.c with a fake
+ * kernel.
+ */
+#ifndef WCD_PUSH_H
+#define WCD_PUSH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WCD_MAX_TABLES	8	/* table entries of a fabric we keep */
+
+struct wcd_table_info {
+	uint32_t kind;		/* enum wormcast_table_kind */
+	uint32_t gen;
+	uint32_t size;
+};
+
+/* What FABRIC_GET (and, for the scheme of a TREES table, TABLE_GET) told. */
+struct wcd_fabric_view {
+	uint32_t ifindex;
+	char name[64];
+	uint32_t topology, ndims, dims[3], nnodes;
+	bool has_scheme;	/* WORMCAST_PARAM_MULTICAST present */
+	uint32_t scheme;
+	uint32_t gen;		/* WORMCAST_A_TABLE_GEN */
+	uint32_t ntables;
+	struct wcd_table_info tables[WCD_MAX_TABLES];
+	bool trees_scheme_known;	/* filled from the TREES table's bytes */
+	uint32_t trees_scheme;
+};
+
+enum wcd_action {
+	WCD_NO_SCHEME,		/* the kernel reports no scheme (older module) */
+	WCD_UNICAST,		/* built in: no table */
+	WCD_UP_TO_DATE,		/* a TREES table of this scheme at this generation */
+	WCD_READ_SCHEME,	/* a current TREES table: read its scheme first */
+	WCD_PUSH,
+};
+
+enum wcd_action wcd_decide(const struct wcd_fabric_view *v);
+const char *wcd_action_name(enum wcd_action a);
+
+/* The transaction's steps; each returns 0 or a negative errno. */
+struct wcd_push_ops {
+	int (*table_new)(void *ctx, uint32_t kind, uint32_t size, uint32_t gen,
+			 uint32_t *txn);
+	int (*chunk)(void *ctx, uint32_t txn, uint32_t offset,
+		     const void *data, uint32_t len);
+	int (*commit)(void *ctx, uint32_t txn, uint32_t *new_gen);
+	int (*abort)(void *ctx, uint32_t txn);
+};
+
+/*
+ * One transaction: TABLE_NEW (kind, len, gen), CHUNKs of at most
+ * @chunk_max bytes in order from offset 0, COMMIT.  On a failure after
+ * TABLE_NEW, ABORT (its own result ignored).  Returns 0 with *@new_gen, or
+ * the failing step's error with *@stage naming it ("TABLE_NEW",
+ * "TABLE_CHUNK", "TABLE_COMMIT").
+ */
+int wcd_push_table(const struct wcd_push_ops *ops, void *ctx, uint32_t kind,
+		   const void *table, size_t len, uint32_t gen,
+		   uint32_t chunk_max, uint32_t *new_gen, const char **stage);
+
+/* Everything a sync of one fabric needs. */
+struct wcd_sync_ops {
+	struct wcd_push_ops push;
+	/* Re-read the fabric (FABRIC_GET, and TABLE_GET when asked). */
+	int (*refresh)(void *ctx, struct wcd_fabric_view *v);
+	int (*read_trees_scheme)(void *ctx, struct wcd_fabric_view *v);
+	/* The table of @scheme for @v's topology (malloc'ed). */
+	int (*compute)(void *ctx, const struct wcd_fabric_view *v,
+		       uint32_t scheme, void **table, size_t *len);
+};
+
+struct wcd_sync_result {
+	enum wcd_action action;	/* the last decision */
+	uint32_t scheme;	/* scheme pushed (or the fabric's) */
+	uint32_t gen;		/* generation after the sync */
+	size_t bytes;		/* table size pushed */
+	uint32_t attempts;	/* transactions tried */
+	double compute_ms;	/* the last computation */
+	double push_ms;		/* the last transaction */
+	const char *stage;	/* failing step, or NULL */
+	int err;		/* 0, or the failing step's error */
+};
+
+/*
+ * Bring one fabric up to date: decide from @v (already read), read the
+ * TREES table's scheme when needed, compute and push; when a step fails
+ * with -EAGAIN (the generation moved), re-read the fabric and start again,
+ * at most @tries transactions in all.  Returns 0 (nothing to do, or
+ * pushed) or the last error; @res says what happened.
+ */
+int wcd_sync_fabric(const struct wcd_sync_ops *ops, void *ctx,
+		    struct wcd_fabric_view *v, uint32_t tries,
+		    uint32_t chunk_max, struct wcd_sync_result *res);
+
+#endif /* WCD_PUSH_H */
