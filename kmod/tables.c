@@ -300,7 +300,7 @@ int wc_table_txn_chunk(struct wc_tables *ts, u32 txn, u32 offset,
 		goto out;
 	}
 	if (offset != t->received) {
-		NL_SET_ERR_MSG(extack, "chunk out of order: offset must be the number of bytes sent so far");
+		NL_SET_ERR_MSG(extack, "chunk out of order: OFFSET must be the bytes sent so far");
 		goto out;
 	}
 	if (len > t->size - t->received) {

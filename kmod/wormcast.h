@@ -131,7 +131,7 @@ struct wc_table_txn {
  * drive it through the wc_table_* functions, which take @lock.
  */
 struct wc_tables {
-	struct mutex lock;
+	struct mutex lock;		/* the writers: transaction, slots, gen */
 	const struct wc_topo *topo;
 	const struct wc_engine_params *params;
 	const struct wc_table_ops *ops;	/* [WORMCAST_TABLE_MAX + 1] */
