@@ -748,8 +748,11 @@ void wc_fabric_node_stats(struct wc_fabric *f, u32 node,
  */
 void wc_fabric_tables_changed(struct wc_fabric *f)
 {
-	if (f->napi_on)
-		napi_schedule(&f->napi);
+	if (!f->napi_on)
+		return;
+	local_bh_disable();	/* the poll runs at local_bh_enable() */
+	napi_schedule(&f->napi);
+	local_bh_enable();
 }
 
 /* Can @f run multicast scheme @scheme?  0, or -EINVAL with *@why. */
