@@ -105,6 +105,13 @@ static void wc_op_deliver(void *priv, struct wc_msg *m, u32 node, u64 lat)
 	struct wc_fabric *f = priv;
 	struct sk_buff *clone;
 
+	if (unlikely(!wc_msg_has_dst(f->engine, m, node))) {
+		/* bad tables sent a copy where nobody asked for it */
+		wc_count_napi(f, m->src, WORMCAST_CNT_DROP_STRAY, 1);
+		net_warn_ratelimited("%s: a copy from node %u reached node %u, not a destination: not delivered (bad routing tables?)\n",
+				     netdev_name(f->dev), m->src, node);
+		return;
+	}
 	clone = skb_clone(m->cookie, GFP_ATOMIC);
 	if (!clone) {
 		wc_count_napi(f, node, WORMCAST_CNT_DROP_NOMEM, 1);
@@ -127,6 +134,7 @@ static void wc_op_msg_done(void *priv, struct wc_msg *m)
 	} else {
 		consume_skb(skb);
 	}
+	kfree(m->hdr);
 	kfree(m);
 }
 
@@ -222,6 +230,7 @@ static void wc_submit(struct wc_fabric *f, struct wc_node *node,
 	u8 buf[ETH_ALEN];
 	const u8 *mac;
 	struct wc_msg *m;
+	u32 words;
 	int why;
 
 	mac = skb_header_pointer(skb, 0, ETH_ALEN, buf);
@@ -248,7 +257,93 @@ static void wc_submit(struct wc_fabric *f, struct wc_node *node,
 			kfree_skb(skb);
 		return;
 	}
+	words = wc_algo_hdr_words(f->run_algo, m->ndsts);
+	if (words) {
+		/* the algorithm's header does not fit in a worm */
+		m->hdr = kmalloc_array(words, sizeof(u32),
+				       GFP_ATOMIC | __GFP_NOWARN);
+		if (!m->hdr) {
+			wc_count_napi(f, node->id, WORMCAST_CNT_DROP_NOMEM, 1);
+			kfree(m);
+			kfree_skb(skb);
+			return;
+		}
+		m->hdr_max = words;
+	}
+	if (!f->run_table && f->run_scheme != WORMCAST_MCAST_UNICAST)
+		wc_count_napi(f, node->id, WORMCAST_CNT_TABLE_FALLBACK, 1);
 	wc_engine_submit(f->engine, m);
+}
+
+/*
+ * What the engine should run on now: under a tree scheme, the TREES table
+ * committed for that same scheme, if there is one; otherwise (UNICAST, or
+ * no such table yet) the built-in unicast-based algorithm.  Engine lock
+ * and rcu_read_lock() held.
+ */
+static struct wc_table *wc_wanted_table(struct wc_fabric *f, u32 scheme)
+{
+	struct wc_table *t;
+
+	if (scheme == WORMCAST_MCAST_UNICAST)
+		return NULL;
+	t = wc_tables_peek_rcu(&f->tables, WORMCAST_TABLE_TREES);
+	if (!t || t->u.trees.scheme != scheme || t->gen == f->refused_gen)
+		return NULL;
+	return t;
+}
+
+/*
+ * Switch the engine to the wanted (algorithm, table) if it differs from
+ * the running one.  The engine runs one at a time: a message is routed
+ * by the table (generation) it was submitted under, never a mix.  So on
+ * a change, no new frame is submitted (returns false) and the engine runs
+ * on the old table, which stays pinned, until it is idle; then it
+ * switches, unpins the old table (freed after a grace period once nothing
+ * else holds it) and submitting resumes.  Engine lock and
+ * rcu_read_lock() held; nothing here sleeps.
+ */
+static bool wc_pick_routing(struct wc_fabric *f)
+{
+	u32 scheme = READ_ONCE(f->mcast);
+	const struct wc_algo *algo;
+	struct wc_table *t, *old;
+	const char *why = NULL;
+
+	t = wc_wanted_table(f, scheme);
+	if (t == f->run_table) {
+		f->run_scheme = scheme;
+		f->switching = false;
+		return true;
+	}
+	if (wc_engine_busy(f->engine)) {
+		f->switching = true;	/* drain first */
+		return false;
+	}
+	if (t && !wc_table_tryget(t))
+		t = NULL;		/* being replaced: the next poll sees it */
+	algo = t ? &wc_algo_tree : &wc_algo_unicast_based;
+	if (wc_engine_set_algo(f->engine, algo, &why)) {
+		/* the engine refuses this table's algorithm: not retried */
+		net_warn_ratelimited("%s: tables of generation %u not used: %s\n",
+				     netdev_name(f->dev), t ? t->gen : 0,
+				     why ? why : "refused by the engine");
+		if (t) {
+			f->refused_gen = t->gen;
+			wc_table_put(t);
+			t = NULL;
+		}
+		algo = &wc_algo_unicast_based;
+		/* idle, and its check passed when the fabric was created */
+		wc_engine_set_algo(f->engine, algo, &why);
+	}
+	old = f->run_table;
+	f->run_table = t;
+	f->run_algo = algo;
+	f->run_scheme = scheme;
+	f->switching = false;
+	wc_table_put(old);
+	return true;
 }
 
 /* Move frames from the nodes' queues into the engine.  Engine lock held. */
@@ -368,18 +463,19 @@ static int wc_poll(struct napi_struct *napi, int budget)
 	int done = 0, runs;
 
 	for (runs = 0; runs < WC_POLL_RUNS; runs++) {
-		const void *tables;
 		bool was_idle;
 		u64 cycles;
 
 		spin_lock(&f->engine_lock);
 		rcu_read_lock();
 		was_idle = !wc_engine_busy(f->engine);
-		wc_inject(f);
+		if (wc_pick_routing(f))
+			wc_inject(f);
 		cycles = wc_pace_cycles(f, was_idle, &wait_ns);
-		tables = rcu_dereference(f->tables);
 		if (cycles)
-			wc_engine_run(f->engine, cycles, tables);
+			wc_engine_run(f->engine, cycles,
+				      f->run_table ? &f->run_table->u.trees :
+				      NULL);
 		if (unlikely(f->deadlocked)) {
 			/* recover: the worms of a deadlock never finish */
 			f->flush_reason = WORMCAST_CNT_DROP_DEADLOCK;
@@ -514,6 +610,9 @@ struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
 		wc_counters_init(&node->napi_cnt);
 		atomic64_set(&node->rxf_fallbacks, 0);
 	}
+	f->mcast = WORMCAST_MCAST_UNICAST;
+	wc_tables_init(&f->tables, &f->topo, &f->params, wc_table_ops);
+	f->run_algo = &wc_algo_unicast_based;
 	f->engine = wc_engine_create(&f->topo, &f->params,
 				     &wc_algo_unicast_based,
 				     &wc_fabric_engine_ops, f);
@@ -542,6 +641,8 @@ static void wc_fabric_release(struct kref *ref)
 		wc_rxfilter_free(&f->nodes[n]);
 	}
 	wc_engine_destroy(f->engine);
+	wc_table_put(f->run_table);	/* if wc_fabric_stop() never ran */
+	wc_tables_destroy(&f->tables);
 	ida_free(&wc_fabric_ida, f->id);
 	bitmap_free(f->pending);
 	kvfree(f);
@@ -585,6 +686,9 @@ void wc_fabric_stop(struct wc_fabric *f)
 	f->flush_reason = WORMCAST_CNT_DROP_FABRIC_DOWN;
 	wc_engine_flush(f->engine);
 	f->flush_reason = 0;
+	/* the engine is empty: the table it ran on may go */
+	wc_table_put(f->run_table);
+	f->run_table = NULL;
 	spin_unlock_bh(&f->engine_lock);
 	__skb_queue_purge(&f->rxq);
 	for (n = 0; n < f->nnodes; n++)
@@ -625,7 +729,8 @@ size_t wc_fabric_mem(const struct wc_fabric *f)
 {
 	return struct_size(f, nodes, f->nnodes) +
 	       BITS_TO_LONGS(f->nnodes) * sizeof(long) +
-	       wc_engine_mem(f->engine);
+	       wc_engine_mem(f->engine) +
+	       wc_tables_mem(&f->tables);
 }
 
 void wc_fabric_node_stats(struct wc_fabric *f, u32 node,
@@ -637,12 +742,29 @@ void wc_fabric_node_stats(struct wc_fabric *f, u32 node,
 }
 
 /*
- * Replace the routing tables (RTNL held).  Returns the old tables, which
- * the caller frees after synchronize_rcu() or with call_rcu(): the NAPI
- * poll reads them under rcu_read_lock() and passes them to the engine for
- * one wc_engine_run() at a time.  For the tables issue.
+ * A table was committed or the scheme changed (RTNL held): let the poll
+ * switch now, so that a replaced table is unpinned and freed without
+ * waiting for traffic.
  */
-const void *wc_fabric_swap_tables(struct wc_fabric *f, const void *tables)
+void wc_fabric_tables_changed(struct wc_fabric *f)
 {
-	return rcu_replace_pointer(f->tables, tables, lockdep_rtnl_is_held());
+	if (!f->napi_on)
+		return;
+	local_bh_disable();	/* the poll runs at local_bh_enable() */
+	napi_schedule(&f->napi);
+	local_bh_enable();
+}
+
+/* Can @f run multicast scheme @scheme?  0, or -EINVAL with *@why. */
+int wc_fabric_check_mcast(const struct wc_fabric *f, u32 scheme,
+			  const char **why)
+{
+	return wc_mcast_check(scheme, &f->topo, &f->params, why);
+}
+
+/* Set the scheme (RTNL held, checked); the poll switches when it may. */
+void wc_fabric_set_mcast(struct wc_fabric *f, u32 scheme)
+{
+	WRITE_ONCE(f->mcast, scheme);
+	wc_fabric_tables_changed(f);
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Generic netlink family "wormcast", version 1: fabric queries, statistics,
- * runtime parameters and the "events" multicast group.  Every handler runs
- * under RTNL, which keeps fabrics and their devices in place.
+ * runtime parameters, routing table transactions and the "events"
+ * multicast group.  Every handler runs under RTNL, which keeps fabrics and
+ * their devices in place.
  */
 #include <linux/etherdevice.h>
 #include <net/net_namespace.h>
@@ -24,6 +25,7 @@ static const struct genl_multicast_group wc_mcgrps[] = {
 static const struct nla_policy wc_param_policy[WORMCAST_PARAM_MAX + 1] = {
 	[WORMCAST_PARAM_CYCLE_NS] = { .type = NLA_U32 },
 	[WORMCAST_PARAM_WATCHDOG] = { .type = NLA_U32 },
+	[WORMCAST_PARAM_MULTICAST] = NLA_POLICY_MAX(NLA_U32, WORMCAST_MCAST_MAX),
 	[WORMCAST_PARAM_FLIT_BYTES] = WC_READ_ONLY,
 	[WORMCAST_PARAM_BUF_FLITS] = WC_READ_ONLY,
 	[WORMCAST_PARAM_VCS] = WC_READ_ONLY,
@@ -34,6 +36,11 @@ static const struct nla_policy wc_param_policy[WORMCAST_PARAM_MAX + 1] = {
 	[WORMCAST_PARAM_STARTUP] = WC_READ_ONLY,
 	[WORMCAST_PARAM_REPLICATION] = WC_READ_ONLY,
 	[WORMCAST_PARAM_QUEUE_LEN] = WC_READ_ONLY,
+};
+
+static struct netlink_range_validation wc_table_size_range = {
+	.min = 1,
+	.max = WORMCAST_TABLE_MAX_BYTES,
 };
 
 static const struct nla_policy wc_genl_policy[WORMCAST_A_MAX + 1] = {
@@ -51,6 +58,17 @@ static const struct nla_policy wc_genl_policy[WORMCAST_A_MAX + 1] = {
 	[WORMCAST_A_ENGINE] = WC_READ_ONLY,
 	[WORMCAST_A_NODES_TRUNCATED] = WC_READ_ONLY,
 	[WORMCAST_A_FABRIC_NETNSID] = WC_READ_ONLY,
+	[WORMCAST_A_TABLE_KIND] = NLA_POLICY_RANGE(NLA_U32, WORMCAST_TABLE_TREES,
+						   WORMCAST_TABLE_MAX),
+	[WORMCAST_A_TABLE_GEN] = { .type = NLA_U32 },
+	[WORMCAST_A_TABLE_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							&wc_table_size_range),
+	[WORMCAST_A_TABLE_TXN] = { .type = NLA_U32 },
+	[WORMCAST_A_TABLE_OFFSET] = { .type = NLA_U32 },
+	[WORMCAST_A_TABLE_DATA] = { .type = NLA_BINARY,
+				    .len = WORMCAST_TABLE_CHUNK_MAX },
+	[WORMCAST_A_TABLES] = WC_READ_ONLY,
+	[WORMCAST_A_TABLE] = WC_READ_ONLY,
 };
 
 static struct genl_family wc_genl_family;
@@ -92,6 +110,26 @@ static struct wc_fabric *wc_genl_find(struct net *net, struct nlattr **attrs,
 	}
 	/* a node device stands for its fabric */
 	return wc_priv(dev)->fabric;
+}
+
+/*
+ * The fabric named by a write request (RTNL held): GENL_UNS_ADMIN_PERM
+ * checked CAP_NET_ADMIN over the socket's netns; the fabric's counts.
+ */
+static struct wc_fabric *wc_genl_find_writable(struct sk_buff *skb,
+					       struct genl_info *info)
+{
+	struct wc_fabric *f;
+
+	f = wc_genl_find(genl_info_net(info), info->attrs, info->extack);
+	if (IS_ERR(f))
+		return f;
+	if (!netlink_ns_capable(skb, dev_net(f->dev)->user_ns,
+				CAP_NET_ADMIN)) {
+		NL_SET_ERR_MSG(info->extack, "needs CAP_NET_ADMIN in the fabric's netns");
+		return ERR_PTR(-EPERM);
+	}
+	return f;
 }
 
 /* ------------------------------------------------------------ fill */
@@ -194,11 +232,49 @@ static int wc_put_params(struct sk_buff *skb, struct wc_fabric *f)
 	    nla_put_u32(skb, WORMCAST_PARAM_CYCLE_NS, READ_ONCE(f->cycle_ns)) ||
 	    nla_put_u8(skb, WORMCAST_PARAM_REPLICATION, p->replication) ||
 	    nla_put_u32(skb, WORMCAST_PARAM_WATCHDOG, p->watchdog) ||
-	    nla_put_u32(skb, WORMCAST_PARAM_QUEUE_LEN, f->queue_len)) {
+	    nla_put_u32(skb, WORMCAST_PARAM_QUEUE_LEN, f->queue_len) ||
+	    nla_put_u32(skb, WORMCAST_PARAM_MULTICAST, READ_ONCE(f->mcast))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
 	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* One WORMCAST_A_TABLE nest (or the reply's top level: @type 0). */
+static int wc_put_table_info(struct sk_buff *skb, const struct wc_table *t)
+{
+	return nla_put_u32(skb, WORMCAST_A_TABLE_KIND, t->kind) ||
+	       nla_put_u32(skb, WORMCAST_A_TABLE_GEN, t->gen) ||
+	       nla_put_u32(skb, WORMCAST_A_TABLE_SIZE, t->size) ? -EMSGSIZE : 0;
+}
+
+/* The fabric's generation and its installed tables (FABRIC_GET). */
+static int wc_put_tables(struct sk_buff *skb, struct wc_fabric *f)
+{
+	struct nlattr *tables, *nest;
+	struct wc_table *t;
+	u32 k;
+
+	if (nla_put_u32(skb, WORMCAST_A_TABLE_GEN, wc_tables_gen(&f->tables)))
+		return -EMSGSIZE;
+	tables = nla_nest_start(skb, WORMCAST_A_TABLES);
+	if (!tables)
+		return -EMSGSIZE;
+	for (k = 1; k <= WORMCAST_TABLE_MAX; k++) {
+		t = wc_tables_get(&f->tables, k);
+		if (!t)
+			continue;
+		nest = nla_nest_start(skb, WORMCAST_A_TABLE);
+		if (!nest || wc_put_table_info(skb, t)) {
+			wc_table_put(t);
+			nla_nest_cancel(skb, tables);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
+		wc_table_put(t);
+	}
+	nla_nest_end(skb, tables);
 	return 0;
 }
 
@@ -303,7 +379,8 @@ static int wc_fill(struct sk_buff *skb, struct wc_fabric *f, u32 portid,
 	if (what == WC_FILL_EVENT)
 		goto end;
 	if (n == 0) {
-		if (what == WC_FILL_FABRIC && wc_put_params(skb, f))
+		if (what == WC_FILL_FABRIC &&
+		    (wc_put_params(skb, f) || wc_put_tables(skb, f)))
 			goto cancel;
 		if (wc_is_owner(f, net) &&
 		    (wc_put_fabric_counters(skb, f) || wc_put_engine(skb, f)))
@@ -393,7 +470,7 @@ static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr *tb[WORMCAST_PARAM_MAX + 1];
 	struct wc_fabric *f;
 	const char *why = NULL;
-	u32 cycle_ns;
+	u32 cycle_ns, mcast;
 	int err;
 
 	if (!info->attrs[WORMCAST_A_PARAMS]) {
@@ -405,23 +482,17 @@ static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 			       info->extack);
 	if (err)
 		return err;
-	if (!tb[WORMCAST_PARAM_CYCLE_NS] && !tb[WORMCAST_PARAM_WATCHDOG]) {
+	if (!tb[WORMCAST_PARAM_CYCLE_NS] && !tb[WORMCAST_PARAM_WATCHDOG] &&
+	    !tb[WORMCAST_PARAM_MULTICAST]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[WORMCAST_A_PARAMS],
-				    "nothing to change: give cycle_ns and/or watchdog");
+				    "nothing to change: give cycle_ns, watchdog and/or multicast");
 		return -EINVAL;
 	}
 
 	rtnl_lock();
-	f = wc_genl_find(genl_info_net(info), info->attrs, info->extack);
+	f = wc_genl_find_writable(skb, info);
 	if (IS_ERR(f)) {
 		err = PTR_ERR(f);
-		goto out;
-	}
-	/* GENL_UNS_ADMIN_PERM checked the socket's netns; the fabric's counts */
-	if (!netlink_ns_capable(skb, dev_net(f->dev)->user_ns,
-				CAP_NET_ADMIN)) {
-		NL_SET_ERR_MSG(info->extack, "needs CAP_NET_ADMIN in the fabric's netns");
-		err = -EPERM;
 		goto out;
 	}
 	/* validate everything before changing anything */
@@ -436,7 +507,18 @@ static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 			goto out;
 		}
 	}
-	/* cycle_ns is valid: the watchdog change is the last that can fail */
+	mcast = READ_ONCE(f->mcast);
+	if (tb[WORMCAST_PARAM_MULTICAST]) {
+		mcast = nla_get_u32(tb[WORMCAST_PARAM_MULTICAST]);
+		err = wc_fabric_check_mcast(f, mcast, &why);
+		if (err) {
+			wc_extack_msg(info->extack, why);
+			NL_SET_BAD_ATTR(info->extack,
+					tb[WORMCAST_PARAM_MULTICAST]);
+			goto out;
+		}
+	}
+	/* the rest is valid: the watchdog change is the last that can fail */
 	if (tb[WORMCAST_PARAM_WATCHDOG]) {
 		err = wc_fabric_set_watchdog(f,
 					     nla_get_u32(tb[WORMCAST_PARAM_WATCHDOG]),
@@ -448,6 +530,8 @@ static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 		}
 	}
 	wc_fabric_set_cycle_ns(f, cycle_ns);
+	if (mcast != READ_ONCE(f->mcast))
+		wc_fabric_set_mcast(f, mcast);
 	err = 0;
 out:
 	rtnl_unlock();
@@ -519,6 +603,288 @@ static int wc_genl_stats_dump(struct sk_buff *skb,
 	return wc_genl_dump_common(skb, cb, WC_FILL_STATS);
 }
 
+/* ------------------------------------------------------------ tables */
+
+/* Every attribute of @types is present, or an extack message naming them. */
+static bool wc_genl_need(struct genl_info *info, const int *types, int n,
+			 const char *msg)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!info->attrs[types[i]]) {
+			wc_extack_msg(info->extack, msg);
+			return false;
+		}
+	}
+	return true;
+}
+
+static u32 wc_attr_u32(struct genl_info *info, int type)
+{
+	return nla_get_u32(info->attrs[type]);
+}
+
+/* A reply to a table command: the fabric's id, then the caller's u32s. */
+static int wc_table_reply(struct genl_info *info, struct wc_fabric *f,
+			  const int *types, const u32 *vals, int n)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int i;
+
+	msg = genlmsg_new(nla_total_size(sizeof(u32)) * (n + 1), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &wc_genl_family, 0,
+				info->genlhdr->cmd);
+	if (!hdr)
+		goto nospace;
+	if (nla_put_u32(msg, WORMCAST_A_FABRIC_ID, f->id))
+		goto nospace;
+	for (i = 0; i < n; i++)
+		if (nla_put_u32(msg, types[i], vals[i]))
+			goto nospace;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+nospace:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/* TABLE_COMMIT on "events", in the fabric's netns (RTNL held). */
+static void wc_genl_notify_table(struct wc_fabric *f, u32 kind, u32 gen)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	ASSERT_RTNL();
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &wc_genl_family, 0,
+			  WORMCAST_CMD_TABLE_COMMIT);
+	if (!hdr ||
+	    nla_put_u32(msg, WORMCAST_A_FABRIC_ID, f->id) ||
+	    wc_put_fabric_dev(msg, f, dev_net(f->dev)) ||
+	    nla_put_u32(msg, WORMCAST_A_TABLE_KIND, kind) ||
+	    nla_put_u32(msg, WORMCAST_A_TABLE_GEN, gen)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&wc_genl_family, dev_net(f->dev), msg, 0,
+				WC_MCGRP_EVENTS, GFP_KERNEL);
+}
+
+static int wc_genl_table_new(struct sk_buff *skb, struct genl_info *info)
+{
+	static const int need[] = { WORMCAST_A_TABLE_KIND,
+				    WORMCAST_A_TABLE_SIZE,
+				    WORMCAST_A_TABLE_GEN };
+	static const int types[] = { WORMCAST_A_TABLE_TXN };
+	struct wc_fabric *f;
+	u32 txn;
+	int err;
+
+	if (!wc_genl_need(info, need, ARRAY_SIZE(need),
+			  "TABLE_NEW needs TABLE_KIND, TABLE_SIZE and TABLE_GEN"))
+		return -EINVAL;
+	rtnl_lock();
+	f = wc_genl_find_writable(skb, info);
+	err = IS_ERR(f) ? PTR_ERR(f) :
+	      wc_table_txn_new(&f->tables,
+			       wc_attr_u32(info, WORMCAST_A_TABLE_KIND),
+			       wc_attr_u32(info, WORMCAST_A_TABLE_SIZE),
+			       wc_attr_u32(info, WORMCAST_A_TABLE_GEN),
+			       &txn, info->extack);
+	if (!err)
+		err = wc_table_reply(info, f, types, &txn, 1);
+	rtnl_unlock();
+	return err;
+}
+
+static int wc_genl_table_chunk(struct sk_buff *skb, struct genl_info *info)
+{
+	static const int need[] = { WORMCAST_A_TABLE_TXN,
+				    WORMCAST_A_TABLE_OFFSET,
+				    WORMCAST_A_TABLE_DATA };
+	struct nlattr *data = info->attrs[WORMCAST_A_TABLE_DATA];
+	struct wc_fabric *f;
+	int err;
+
+	if (!wc_genl_need(info, need, ARRAY_SIZE(need),
+			  "TABLE_CHUNK needs TABLE_TXN, TABLE_OFFSET and TABLE_DATA"))
+		return -EINVAL;
+	rtnl_lock();
+	f = wc_genl_find_writable(skb, info);
+	err = IS_ERR(f) ? PTR_ERR(f) :
+	      wc_table_txn_chunk(&f->tables,
+				 wc_attr_u32(info, WORMCAST_A_TABLE_TXN),
+				 wc_attr_u32(info, WORMCAST_A_TABLE_OFFSET),
+				 nla_data(data), nla_len(data), info->extack);
+	rtnl_unlock();
+	return err;
+}
+
+static int wc_genl_table_commit(struct sk_buff *skb, struct genl_info *info)
+{
+	static const int need[] = { WORMCAST_A_TABLE_TXN };
+	static const int types[] = { WORMCAST_A_TABLE_KIND,
+				     WORMCAST_A_TABLE_GEN };
+	struct wc_fabric *f;
+	u32 vals[2];
+	int err;
+
+	if (!wc_genl_need(info, need, ARRAY_SIZE(need),
+			  "TABLE_COMMIT needs TABLE_TXN"))
+		return -EINVAL;
+	rtnl_lock();
+	f = wc_genl_find_writable(skb, info);
+	err = IS_ERR(f) ? PTR_ERR(f) :
+	      wc_table_txn_commit(&f->tables,
+				  wc_attr_u32(info, WORMCAST_A_TABLE_TXN),
+				  &vals[0], &vals[1], info->extack);
+	if (!err) {
+		wc_fabric_tables_changed(f);
+		wc_genl_notify_table(f, vals[0], vals[1]);
+		/* committed: a reply that cannot be sent does not undo it */
+		wc_table_reply(info, f, types, vals, 2);
+	}
+	rtnl_unlock();
+	return err;
+}
+
+static int wc_genl_table_abort(struct sk_buff *skb, struct genl_info *info)
+{
+	static const int need[] = { WORMCAST_A_TABLE_TXN };
+	struct wc_fabric *f;
+	int err;
+
+	if (!wc_genl_need(info, need, ARRAY_SIZE(need),
+			  "TABLE_ABORT needs TABLE_TXN"))
+		return -EINVAL;
+	rtnl_lock();
+	f = wc_genl_find_writable(skb, info);
+	err = IS_ERR(f) ? PTR_ERR(f) :
+	      wc_table_txn_abort(&f->tables,
+				 wc_attr_u32(info, WORMCAST_A_TABLE_TXN),
+				 info->extack);
+	rtnl_unlock();
+	return err;
+}
+
+/* The committed table of the request's kind, with a reference. */
+static struct wc_table *wc_genl_find_table(struct net *net,
+					   struct nlattr **attrs,
+					   struct netlink_ext_ack *extack,
+					   struct wc_fabric **fp)
+{
+	struct wc_fabric *f;
+	struct wc_table *t;
+
+	f = wc_genl_find(net, attrs, extack);
+	*fp = f;
+	if (IS_ERR(f))
+		return ERR_CAST(f);
+	if (!attrs[WORMCAST_A_TABLE_KIND]) {
+		NL_SET_ERR_MSG(extack, "TABLE_GET needs TABLE_KIND");
+		return ERR_PTR(-EINVAL);
+	}
+	t = wc_tables_get(&f->tables, nla_get_u32(attrs[WORMCAST_A_TABLE_KIND]));
+	if (!t) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[WORMCAST_A_TABLE_KIND],
+				    "no table of this kind is committed on this fabric");
+		return ERR_PTR(-ENOENT);
+	}
+	return t;
+}
+
+static int wc_genl_table_get(struct sk_buff *skb, struct genl_info *info)
+{
+	static const int types[] = { WORMCAST_A_TABLE_KIND,
+				     WORMCAST_A_TABLE_GEN,
+				     WORMCAST_A_TABLE_SIZE };
+	struct wc_fabric *f;
+	struct wc_table *t;
+	u32 vals[3];
+	int err;
+
+	rtnl_lock();
+	t = wc_genl_find_table(genl_info_net(info), info->attrs, info->extack,
+			       &f);
+	if (IS_ERR(t)) {
+		err = PTR_ERR(t);
+	} else {
+		vals[0] = t->kind;
+		vals[1] = t->gen;
+		vals[2] = t->size;
+		err = wc_table_reply(info, f, types, vals, 3);
+		wc_table_put(t);
+	}
+	rtnl_unlock();
+	return err;
+}
+
+/* Room for a TABLE_GET dump message's attributes besides DATA's bytes. */
+#define WC_TABLE_MSG_OVERHEAD	(NLMSG_HDRLEN + GENL_HDRLEN + \
+				 4 * nla_total_size(sizeof(u32)) + \
+				 nla_total_size(0) + NLA_ALIGNTO)
+
+/*
+ * TABLE_GET dump: the table's bytes in order, as messages of OFFSET and
+ * DATA (at most WORMCAST_TABLE_CHUNK_MAX bytes each), each with KIND and
+ * GEN.  cb->args[0]: next offset.  cb->seq is the table's generation, so a
+ * table replaced between two parts of the dump sets NLM_F_DUMP_INTR.
+ */
+static int wc_genl_table_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct net *net = sock_net(skb->sk);
+	struct wc_fabric *f;
+	struct wc_table *t;
+	u32 off = cb->args[0];
+	int err = 0;
+
+	rtnl_lock();
+	t = wc_genl_find_table(net, info->attrs, cb->extack, &f);
+	rtnl_unlock();
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	cb->seq = t->gen;
+	while (off < t->size) {
+		int room = skb_tailroom(skb) - WC_TABLE_MSG_OVERHEAD;
+		u32 len = min_t(u32, t->size - off, WORMCAST_TABLE_CHUNK_MAX);
+		void *hdr;
+
+		if (room <= 0)
+			break;
+		len = min_t(u32, len, round_down(room, NLA_ALIGNTO));
+		if (!len)
+			break;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &wc_genl_family,
+				  NLM_F_MULTI, WORMCAST_CMD_TABLE_GET);
+		if (!hdr)
+			break;
+		if (nla_put_u32(skb, WORMCAST_A_TABLE_KIND, t->kind) ||
+		    nla_put_u32(skb, WORMCAST_A_TABLE_GEN, t->gen) ||
+		    nla_put_u32(skb, WORMCAST_A_TABLE_OFFSET, off) ||
+		    nla_put(skb, WORMCAST_A_TABLE_DATA, len, t->bytes + off)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		nl_dump_check_consistent(cb, nlmsg_hdr(skb));
+		off += len;
+	}
+	if (off == cb->args[0] && off < t->size)
+		err = -EMSGSIZE;	/* not one byte fits: cannot progress */
+	cb->args[0] = off;
+	wc_table_put(t);
+	return err ?: skb->len;
+}
+
 /* ------------------------------------------------------------ events */
 
 /* Notify the "events" group in the fabric's netns (RTNL held). */
@@ -558,6 +924,31 @@ static const struct genl_small_ops wc_genl_ops[] = {
 		.doit = wc_genl_fabric_set,
 		/* the caller's netns; the fabric's is checked in the handler */
 		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = WORMCAST_CMD_TABLE_NEW,
+		.doit = wc_genl_table_new,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = WORMCAST_CMD_TABLE_CHUNK,
+		.doit = wc_genl_table_chunk,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = WORMCAST_CMD_TABLE_COMMIT,
+		.doit = wc_genl_table_commit,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = WORMCAST_CMD_TABLE_ABORT,
+		.doit = wc_genl_table_abort,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = WORMCAST_CMD_TABLE_GET,
+		.doit = wc_genl_table_get,
+		.dumpit = wc_genl_table_dump,
 	},
 };
 

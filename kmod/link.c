@@ -46,6 +46,7 @@ static const struct nla_policy wc_link_policy[IFLA_WORMCAST_MAX + 1] = {
 	[IFLA_WORMCAST_REPLICATION] = NLA_POLICY_MAX(NLA_U8, WORMCAST_REPL_ASYNC),
 	[IFLA_WORMCAST_WATCHDOG] = { .type = NLA_U32 },
 	[IFLA_WORMCAST_QUEUE_LEN] = { .type = NLA_U32 },
+	[IFLA_WORMCAST_MULTICAST] = NLA_POLICY_MAX(NLA_U32, WORMCAST_MCAST_MAX),
 	[IFLA_WORMCAST_ROLE] = { .type = NLA_REJECT,
 				 .reject_message = "attribute is read-only" },
 	[IFLA_WORMCAST_FABRIC_ID] = { .type = NLA_REJECT,
@@ -120,6 +121,7 @@ struct wc_link_config {
 	struct wc_engine_params params;
 	u32 queue_len;
 	u32 cycle_ns;
+	u32 mcast;		/* enum wormcast_mcast_scheme */
 	char prefix[IFNAMSIZ];	/* node names: prefix, node id, suffix */
 	char suffix[IFNAMSIZ];
 };
@@ -189,6 +191,13 @@ static int wc_parse_config(struct nlattr *data[], struct wc_link_config *c,
 	if (c->cycle_ns > WC_CYCLE_NS_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_WORMCAST_CYCLE_NS],
 				    "cycle_ns must be at most 1000000000");
+		return -EINVAL;
+	}
+	c->mcast = WORMCAST_MCAST_UNICAST;
+	wc_get_u32(data, IFLA_WORMCAST_MULTICAST, &c->mcast);
+	if (wc_mcast_check(c->mcast, &c->topo, &c->params, &why)) {
+		wc_extack_msg(extack, why);
+		NL_SET_BAD_ATTR(extack, data[IFLA_WORMCAST_MULTICAST]);
 		return -EINVAL;
 	}
 	return 0;
@@ -328,6 +337,7 @@ static int wc_newlink(struct net *src_net, struct net_device *dev,
 	fp->fabric = f;
 	fp->node = NULL;
 	f->dev = dev;
+	f->mcast = c->mcast;
 	f->owner = owner;
 	wc_mac_make(mac, f->id, WC_MAC_FABRIC_NODE);
 	eth_hw_addr_set(dev, mac);
@@ -433,7 +443,7 @@ static size_t wc_get_size(const struct net_device *dev)
 	return nla_total_size(sizeof(u8)) +		/* ROLE */
 	       nla_total_size(sizeof(u32)) * 3 +	/* FABRIC_ID, TOPOLOGY, NNODES */
 	       nla_total_size(sizeof(u32) * WC_MAX_DIMS) +	/* DIMS */
-	       nla_total_size(sizeof(u32)) * 11 +	/* u32 params */
+	       nla_total_size(sizeof(u32)) * 12 +	/* u32 params, MULTICAST */
 	       nla_total_size(sizeof(u8)) +		/* REPLICATION */
 	       nla_total_size(sizeof(u32)) * 2 +	/* NODE_ID, FABRIC_IFINDEX */
 	       nla_total_size(sizeof(u32) * WC_MAX_COORDS);	/* COORDS */
@@ -464,7 +474,8 @@ static int wc_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	    nla_put_u32(skb, IFLA_WORMCAST_CYCLE_NS, READ_ONCE(f->cycle_ns)) ||
 	    nla_put_u8(skb, IFLA_WORMCAST_REPLICATION, ep->replication) ||
 	    nla_put_u32(skb, IFLA_WORMCAST_WATCHDOG, ep->watchdog) ||
-	    nla_put_u32(skb, IFLA_WORMCAST_QUEUE_LEN, f->queue_len))
+	    nla_put_u32(skb, IFLA_WORMCAST_QUEUE_LEN, f->queue_len) ||
+	    nla_put_u32(skb, IFLA_WORMCAST_MULTICAST, READ_ONCE(f->mcast)))
 		return -EMSGSIZE;
 	if (!p->node)
 		return 0;

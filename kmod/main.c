@@ -26,6 +26,8 @@ static void __exit wc_exit(void)
 	/* deletes every fabric (FABRIC_DEL events still go out) */
 	rtnl_link_unregister(&wc_link_ops);
 	wc_genl_exit();
+	/* tables are freed by RCU callbacks of this module's code */
+	rcu_barrier();
 }
 
 module_init(wc_init);

@@ -19,7 +19,10 @@
  *    tx-side counters (written from ndo_start_xmit and the NAPI poll).
  *  - fabric->engine_lock (BH): the engine; held by the NAPI poll while it
  *    injects and runs, and by readers of engine statistics.
- *  - RCU: node->rxf (receive filter) and fabric->tables.
+ *  - RCU: node->rxf (receive filter) and the published tables
+ *    (fabric->tables.slot[], struct wc_table, kmod/tables.c).
+ *  - fabric->tables.lock (mutex): a fabric's table transaction, its slots
+ *    and its generation (writers; tables.c takes it).
  *  - The NAPI poll (and wc_fabric_stop() once NAPI is disabled) is the
  *    only writer of node->napi_cnt and the only user of fabric->rxq.
  */
@@ -29,6 +32,9 @@
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/rcupdate.h>
 #include <linux/hrtimer.h>
 #include <linux/u64_stats_sync.h>
 #include <net/rtnetlink.h>
@@ -37,6 +43,7 @@
 
 #include "engine.h"
 #include "topology.h"
+#include "tree_mcast.h"
 #include "dstset.h"
 
 #define WC_QUEUE_LEN_DEFAULT	256	/* injection queue, frames */
@@ -71,6 +78,68 @@ struct wc_counters {
 };
 
 struct wc_fabric;
+struct wc_table_ops;
+
+/*
+ * Routing tables (kmod/tables.c).  A table is an immutable, refcounted
+ * object published by RCU in its fabric's slot for its kind: the raw bytes
+ * userspace committed (read back by TABLE_GET) and what the engine runs
+ * on, built from them.  The slot holds one reference; the NAPI poll pins
+ * (holds another on) the table its engine runs on.  The last put frees it
+ * after a grace period.
+ */
+struct wc_table {
+	struct rcu_head rcu;
+	refcount_t ref;
+	const struct wc_table_ops *ops;	/* of its kind; NULL until built */
+	u32 kind;			/* enum wormcast_table_kind */
+	u32 gen;			/* fabric generation it was committed as */
+	u32 size;			/* bytes */
+	const void *bytes;		/* kvmalloc'ed, as committed */
+	size_t mem;			/* bytes allocated for it, all in */
+	union {
+		struct wc_tree_set trees;	/* WORMCAST_TABLE_TREES */
+	} u;
+};
+
+/*
+ * How a kind of table is built from its bytes and freed.  build() is
+ * called with @t->bytes and @t->size set; it validates them completely
+ * and fills t->u, or returns an error with *@why set (static string).
+ */
+struct wc_table_ops {
+	int (*build)(struct wc_table *t, const struct wc_topo *topo,
+		     const struct wc_engine_params *params, const char **why);
+	void (*destroy)(struct wc_table *t);
+	size_t (*mem)(const struct wc_table *t);
+};
+
+/* The open transaction of a fabric: TABLE_NEW .. TABLE_COMMIT/ABORT. */
+struct wc_table_txn {
+	u32 id;
+	u32 kind;
+	u32 gen;			/* generation it was computed against */
+	u32 size;			/* announced */
+	u32 received;			/* bytes so far, in order */
+	void *buf;			/* kvmalloc'ed, @size bytes */
+};
+
+/*
+ * A fabric's tables: one slot per kind, a generation (0 = nothing ever
+ * committed; +1 on every commit) and at most one open transaction.  No
+ * netlink and no fabric in here: the generic netlink handlers and KUnit
+ * drive it through the wc_table_* functions, which take @lock.
+ */
+struct wc_tables {
+	struct mutex lock;		/* the writers: transaction, slots, gen */
+	const struct wc_topo *topo;
+	const struct wc_engine_params *params;
+	const struct wc_table_ops *ops;	/* [WORMCAST_TABLE_MAX + 1] */
+	u32 gen;			/* under @lock; READ_ONCE elsewhere */
+	u32 last_txn;
+	struct wc_table_txn *txn;	/* open transaction, or NULL */
+	struct wc_table __rcu *slot[WORMCAST_TABLE_MAX + 1];
+};
 
 struct wc_node {
 	struct wc_fabric *fabric;
@@ -105,10 +174,25 @@ struct wc_fabric {
 	struct hrtimer pace_timer;	/* paced mode: next cycle is due */
 	u64 pace_last_ns;		/* wall time of the last cycle run */
 
+	u32 mcast;			/* enum wormcast_mcast_scheme; RTNL
+					 * writes, the poll reads (READ_ONCE)
+					 */
+	struct wc_tables tables;
+
 	spinlock_t engine_lock;		/* BH */
 	struct wc_engine *engine;
 	size_t msg_size;
-	const void __rcu *tables;	/* routing tables; NULL = built in */
+	/*
+	 * What the engine runs on (engine lock): the algorithm, the table
+	 * pinned for it (NULL: the built-in unicast-based algorithm), the
+	 * scheme wanted when it was chosen, and the generation of a table
+	 * whose algorithm the engine refused (not retried).
+	 */
+	const struct wc_algo *run_algo;
+	struct wc_table *run_table;
+	u32 run_scheme;
+	u32 refused_gen;
+	bool switching;			/* draining before a switch */
 
 	unsigned long *pending;		/* bitmap: nodes with queued frames */
 	struct sk_buff_head rxq;	/* deliveries of the current run */
@@ -194,7 +278,34 @@ void wc_fabric_engine_stats(struct wc_fabric *f, struct wc_engine_stats *s);
 size_t wc_fabric_mem(const struct wc_fabric *f);
 void wc_fabric_node_stats(struct wc_fabric *f, u32 node,
 			  struct wc_node_stats *s);
-const void *wc_fabric_swap_tables(struct wc_fabric *f, const void *tables);
+void wc_fabric_tables_changed(struct wc_fabric *f);
+int wc_fabric_check_mcast(const struct wc_fabric *f, u32 scheme,
+			  const char **why);
+void wc_fabric_set_mcast(struct wc_fabric *f, u32 scheme);
+
+/* tables.c */
+extern const struct wc_table_ops wc_table_ops[WORMCAST_TABLE_MAX + 1];
+void wc_tables_init(struct wc_tables *ts, const struct wc_topo *topo,
+		    const struct wc_engine_params *params,
+		    const struct wc_table_ops *ops);
+void wc_tables_destroy(struct wc_tables *ts);
+int wc_table_txn_new(struct wc_tables *ts, u32 kind, u32 size, u32 gen,
+		     u32 *txn, struct netlink_ext_ack *extack);
+int wc_table_txn_chunk(struct wc_tables *ts, u32 txn, u32 offset,
+		       const void *data, u32 len,
+		       struct netlink_ext_ack *extack);
+int wc_table_txn_commit(struct wc_tables *ts, u32 txn, u32 *kind, u32 *gen,
+			struct netlink_ext_ack *extack);
+int wc_table_txn_abort(struct wc_tables *ts, u32 txn,
+		       struct netlink_ext_ack *extack);
+u32 wc_tables_gen(struct wc_tables *ts);
+struct wc_table *wc_tables_get(struct wc_tables *ts, u32 kind);
+struct wc_table *wc_tables_peek_rcu(struct wc_tables *ts, u32 kind);
+bool wc_table_tryget(struct wc_table *t);
+void wc_table_put(struct wc_table *t);
+size_t wc_tables_mem(const struct wc_tables *ts);
+int wc_mcast_check(u32 scheme, const struct wc_topo *topo,
+		   const struct wc_engine_params *params, const char **why);
 
 /* genl.c */
 int wc_genl_init(void);
