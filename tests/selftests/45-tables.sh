@@ -7,8 +7,7 @@
 # with its extack text, invalid tables refused without any change, a valid
 # two-tree table committed, announced, read back byte for byte, and the
 # generation check (EAGAIN); then a user without CAP_NET_ADMIN may read
-# but not write.  Parts that need the engine's tree multicast are skipped
-# (SKIP, with the reason) while the engine only has its stub.
+# but not write.
 . "$(dirname "$0")/lib.sh"
 
 here=$(dirname "$0")
