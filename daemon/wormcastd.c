@@ -11,7 +11,7 @@
  *    installed by a transaction (TABLE_NEW, TABLE_CHUNKs, TABLE_COMMIT;
  *    daemon/push.c), retried when the generation moves;
  *  - follows the "events" multicast group (FABRIC_NEW, FABRIC_DEL,
- *    TABLE_COMMIT) and the generic netlink controller, so that loading or
+ *    FABRIC_SET, TABLE_COMMIT) and the generic netlink controller, so that loading or
  *    unloading the module later is noticed; FABRIC_SET sends no event, so
  *    the fabrics are also read every poll_interval seconds;
  *  - watches wormcast links with libnl's route cache manager and logs node
@@ -870,6 +870,8 @@ static int event_cb(struct nl_msg *msg, void *arg)
 	case WORMCAST_CMD_FABRIC_DEL:
 		st->want_sync = true;
 		return log_fabric(st, nlh, "deleted");
+	case WORMCAST_CMD_FABRIC_SET:
+		/* a scheme change needs another table */
 	case WORMCAST_CMD_TABLE_COMMIT:
 		/* ours, or someone else's: look again */
 		st->want_sync = true;

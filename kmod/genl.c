@@ -532,6 +532,8 @@ static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 	wc_fabric_set_cycle_ns(f, cycle_ns);
 	if (mcast != READ_ONCE(f->mcast))
 		wc_fabric_set_mcast(f, mcast);
+	/* wormcastd learns of a scheme change from this */
+	wc_genl_notify(f, WORMCAST_CMD_FABRIC_SET);
 	err = 0;
 out:
 	rtnl_unlock();

@@ -93,7 +93,8 @@ enum wormcast_cmd {
 	WORMCAST_CMD_FABRIC_GET,	/* doit (by FABRIC_IFINDEX/NAME) and dump */
 	WORMCAST_CMD_FABRIC_NEW,	/* notification on "events" */
 	WORMCAST_CMD_FABRIC_DEL,	/* notification on "events" */
-	WORMCAST_CMD_FABRIC_SET,	/* change runtime parameters; CAP_NET_ADMIN */
+	WORMCAST_CMD_FABRIC_SET,	/* change runtime parameters; CAP_NET_ADMIN;
+					 * also the "events" notification of a change */
 	WORMCAST_CMD_STATS_GET,		/* doit: fabric counters, engine and per-node stats */
 	/*
 	 * Routing tables (Documentation/uapi.rst, "Tables").  A table is
