@@ -27,28 +27,6 @@ for id in $SRC $MEMBERS $OTHERS; do
 		not_ok "node $id in namespace n$id"
 done
 
-# recv_start FAMILY: one receiver per member (joined to the test group) and
-# per non-member (joined to another group, same port).
-recv_start() {
-	for id in $MEMBERS $OTHERS; do
-		case " $MEMBERS " in *" $id "*) g4=239.1.2.3 g6=ff0e::1:2:3 ;;
-		*) g4=239.9.9.9 g6=ff0e::9:9:9 ;; esac
-		if [ "$1" = 4 ]; then
-			bg nsx "n$id" python3 "$UDP" recv --port $PORT4 --group $g4 \
-				--ifname "wcn$id" --ready "$WC_TMP/ready4.$id" --out "$WC_TMP/got4.$id"
-		else
-			bg nsx "n$id" python3 "$UDP" recv --port $PORT6 --group $g6 \
-				--ifname "wcn$id" --ready "$WC_TMP/ready6.$id" --out "$WC_TMP/got6.$id"
-		fi
-	done
-}
-
-all_ready() {
-	for id in $MEMBERS $OTHERS; do
-		[ -f "$WC_TMP/ready$1.$id" ] || return 1
-	done
-}
-
 # Snapshot of "id rx tx" for every node in the test.
 snapshot() {
 	for id in $SRC $MEMBERS $OTHERS; do
@@ -59,8 +37,8 @@ snapshot() {
 # run_family 4|6 GROUP PORT
 run_family() {
 	fam=$1 group=$2 port=$3
-	recv_start "$fam"
-	if wait_for 30 all_ready "$fam"; then
+	mc_recv_start "$fam"
+	if wait_for 30 mc_all_ready "$fam"; then
 		ok "IPv$fam: receivers joined"
 	else
 		not_ok "IPv$fam: receivers joined"
@@ -70,23 +48,10 @@ run_family() {
 	check "IPv$fam: send $N datagrams to $group from node $SRC" \
 		nsx "n$SRC" python3 "$UDP" send --dst "$group" --port "$port" \
 		--ifname "wcn$SRC" --count $N --tag "v$fam" --size 200
-	sleep 2
+	wait_for 30 mc_members_have "$fam" $N
 	snapshot >"$WC_TMP/after$fam"
 
-	want=$(seq 1 $N | sed "s/^/v$fam /" | sort)
-	for id in $MEMBERS; do
-		got=$(sort "$WC_TMP/got$fam.$id" 2>/dev/null)
-		if [ "$got" = "$want" ]; then
-			ok "IPv$fam: member node $id received each datagram exactly once"
-		else
-			not_ok "IPv$fam: member node $id received each datagram exactly once" \
-				"received $(echo "$got" | grep -c . ) lines, $(echo "$got" | sort -u | grep -c .) distinct"
-		fi
-	done
-	for id in $OTHERS; do
-		is "IPv$fam: non-member node $id received nothing" \
-			"$(cat "$WC_TMP/got$fam.$id" 2>/dev/null | grep -c .)" 0
-	done
+	mc_check_got "$fam" "IPv$fam" "v$fam" $N
 
 	# Device counters: rx delta N at members, 0 elsewhere; tx delta N at
 	# the source (the fabric replicates, the sender sends once).

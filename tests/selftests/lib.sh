@@ -269,3 +269,74 @@ wc_drops() {
 module_loaded() {
 	grep -q '^wormcast ' /proc/modules
 }
+
+# ---------------------------------------------------------------- groups
+
+# Receivers of a group test: $MEMBERS join the test group, $OTHERS another
+# group on the same port, one udp.py socket each in namespace n<id> on
+# device ${MC_DEVPFX:-wcn}<id>.  FAMILY is 4 (239.1.2.3, port $PORT4) or 6
+# (ff0e::1:2:3, port $PORT6); what each gets goes to $WC_TMP/got<F>.<id>.
+mc_recv_start() {
+	_mc_pids=""
+	for _id in $MEMBERS $OTHERS; do
+		case " $MEMBERS " in
+		*" $_id "*) _g4=239.1.2.3 _g6=ff0e::1:2:3 ;;
+		*) _g4=239.9.9.9 _g6=ff0e::9:9:9 ;;
+		esac
+		rm -f "$WC_TMP/ready$1.$_id" "$WC_TMP/got$1.$_id"
+		if [ "$1" = 4 ]; then
+			bg nsx "n$_id" python3 "$UDP" recv --port "$PORT4" --group $_g4 \
+				--ifname "${MC_DEVPFX:-wcn}$_id" --ready "$WC_TMP/ready4.$_id" \
+				--out "$WC_TMP/got4.$_id"
+		else
+			bg nsx "n$_id" python3 "$UDP" recv --port "$PORT6" --group $_g6 \
+				--ifname "${MC_DEVPFX:-wcn}$_id" --ready "$WC_TMP/ready6.$_id" \
+				--out "$WC_TMP/got6.$_id"
+		fi
+		_mc_pids="$_mc_pids $bg_pid"
+	done
+}
+
+# Stop the receivers of the last mc_recv_start (other bg processes go on).
+mc_recv_stop() {
+	for _p in $_mc_pids; do
+		kill "$_p" 2>/dev/null
+	done
+	for _p in $_mc_pids; do
+		wait "$_p" 2>/dev/null
+	done
+	_mc_pids=""
+}
+
+mc_all_ready() {
+	for _id in $MEMBERS $OTHERS; do
+		[ -f "$WC_TMP/ready$1.$_id" ] || return 1
+	done
+}
+
+# mc_members_have FAMILY COUNT: every member's file has COUNT lines.
+mc_members_have() {
+	for _id in $MEMBERS; do
+		[ "$(grep -c . "$WC_TMP/got$1.$_id" 2>/dev/null)" -ge "$2" ] || return 1
+	done
+}
+
+# mc_check_got FAMILY WHAT TAG COUNT: each member got "TAG 1".."TAG COUNT"
+# exactly once, each non-member nothing.
+mc_check_got() {
+	_want=$(seq 1 "$4" | sed "s/^/$3 /" | sort)
+	for _id in $MEMBERS; do
+		_got=$(sort "$WC_TMP/got$1.$_id" 2>/dev/null)
+		if [ "$_got" = "$_want" ]; then
+			ok "$2: member node $_id received each datagram exactly once"
+		else
+			not_ok "$2: member node $_id received each datagram exactly once" \
+				"received $(echo "$_got" | grep -c .) lines, $(echo "$_got" | sort -u | grep -c .) distinct, $4 sent"
+		fi
+	done
+	for _id in $OTHERS; do
+		is "$2: non-member node $_id received nothing" \
+			"$(grep -c . "$WC_TMP/got$1.$_id" 2>/dev/null)" 0
+	done
+}
+

@@ -7,9 +7,10 @@ standard library only; the netlink plumbing is in wcnl.py.
   tables.py                 the checks below, on a fabric of its own
   tables.py --unpriv NAME   as a user without CAP_NET_ADMIN: writes to the
                             fabric of device NAME are refused, reads are not
+  tables.py repush NAME N   commit fabric NAME's own table again N times
+                            (46-schemes.sh, under traffic)
 
-Checks: a fabric created with "multicast dstm-1" (or, if the engine cannot
-run DSTM, a unicast one); TABLE_NEW/CHUNK/COMMIT/ABORT state machine and
+Checks: a fabric created with "multicast dstm-1"; TABLE_NEW/CHUNK/COMMIT/ABORT state machine and
 its refusals (each with its extack text); tables that are not valid are
 refused and change nothing; a valid two-tree table (two edge-disjoint
 spanning trees of the 4x4 torus, built and checked here) is committed,
@@ -170,10 +171,10 @@ def trees_blob(scheme, nnodes, trees, roots, reserved=0, ntrees=None):
 
 
 class Family:
-    def __init__(self):
+    def __init__(self, fabric=FABRIC):
         self.sock = wcnl.NlSock(wcnl.NETLINK_GENERIC)
         self.g = wcnl.Genl(self.sock, b'wormcast\0')
-        self.fab = nla_str(A['fabric_name'], FABRIC)
+        self.fab = nla_str(A['fabric_name'], fabric)
 
     def req(self, cmd, *attrs, fab=True):
         return self.g.request(CMD[cmd], (self.fab if fab else b'') +
@@ -465,9 +466,26 @@ def unpriv(name):
     ok(fam.gen() is not None, 'FABRIC_GET shows the generation')
 
 
+def repush(fabric, count):
+    """Commit the fabric's own table again @count times (each against the
+    generation just made); print the generations, exit 1 on a refusal."""
+    fam = Family(fabric)
+    ack, blob, _ = fam.table_bytes()
+    if ack.err or not blob:
+        sys.exit('repush: no table to read back: %s' % ack.strerror())
+    first = fam.gen()
+    for _ in range(count):
+        ack, gen = fam.push(blob, fam.gen())
+        if ack.err:
+            sys.exit('repush: %s' % ack.strerror())
+    print('repushed %d times: generation %d to %d' % (count, first, gen))
+
+
 if __name__ == '__main__':
     if len(sys.argv) == 3 and sys.argv[1] == '--unpriv':
         unpriv(sys.argv[2])
+    elif len(sys.argv) == 4 and sys.argv[1] == 'repush':
+        repush(sys.argv[2], int(sys.argv[3]))
     else:
         main()
     sys.exit(1 if failed else 0)
