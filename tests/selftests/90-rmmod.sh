@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# rmmod wormcast with fabrics present, node devices in several namespaces
+# rmmod wormcast with fabrics present, node devices in several namespaces,
+# a routing table installed (the torus runs dstm-1 on wormcastd's table)
 # and traffic flowing (unicast and multicast sender loops): the module
 # unloads, every device goes, the namespaces stay usable, and the module
 # loads again.  The harness then checks the kernel log for splats.
@@ -10,10 +11,17 @@
 module=${WC_MODULE:-$WC_ROOT/wormcast.ko}
 
 module_loaded || insmod "$module"
-if wc_add wc topology torus dims 4x4 && wc_add wh topology hypercube dim 3; then
-	ok "create torus 4x4 and hypercube dim 3"
+if wc_add wc topology torus dims 4x4 multicast dstm-1 &&
+	wc_add wh topology hypercube dim 3; then
+	ok "create torus 4x4 (dstm-1) and hypercube dim 3"
 else
-	not_ok "create torus 4x4 and hypercube dim 3"
+	not_ok "create torus 4x4 (dstm-1) and hypercube dim 3"
+fi
+bg "${WC_BUILD:-$WC_ROOT/build}/wormcastd"
+if wait_for 60 sh -c '[ "$(wormctl -j fabric show wc | jq ".[0].table_gen // 0")" -ge 1 ]'; then
+	ok "wormcastd committed the torus's table"
+else
+	not_ok "wormcastd committed the torus's table"
 fi
 for id in 0 5 10; do
 	ns_new "n$id" && node_in_ns "wcn$id" "n$id" "$id"
