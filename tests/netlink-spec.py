@@ -12,10 +12,15 @@ listed below; anything else in the places read is a failure ("cannot
 parse"), never skipped:
 
   uapi header   enum [NAME] { A, B = EXPR, ... };   #define NAME VALUE
+                struct NAME { __uN field; __uN field[EXPR]; __uN flex[]; };
+                (integer #defines are compared by value)
   policies      static const struct nla_policy NAME[PREFIX_MAX + 1] = {
                   [ATTR] = { .type = NLA_T[, .len = EXPR]
                              [, .reject_message = "..."] },
                   [ATTR] = NLA_POLICY_{RANGE,MIN,MAX}(NLA_T, ...),
+                  [ATTR] = NLA_POLICY_FULL_RANGE(NLA_T, &NAME),  (NAME a
+                           static [const] struct netlink_range_validation
+                           of the same file: { .min = EXPR, .max = EXPR })
                   [ATTR] = NLA_POLICY_{NESTED,EXACT_LEN,MIN_LEN}(...),
                   [ATTR] = MACRO,   (a #define of the same file, one of
                                      the forms above)
@@ -31,8 +36,8 @@ parse"), never skipped:
   daemon        libnl policies (form above, libnl types), nla_get_T(tb[ATTR])
   wormctl       case ATTR: ... break; in a switch on mnl_attr_get_type()
                 (decoders attr_u32, attr_str, attr_u32_array,
-                attr_u64_nest, decode_params, decode_node, a length test
-                against sizeof, or a flag set to true);
+                attr_u64_nest, attr_bytes, decode_params, decode_*, a
+                length test against sizeof, or a flag set to true);
                 mnl_attr_put_T(nlh, ATTR, mnl_attr_nest_start(nlh, ATTR
   iproute2      addattr{8,16,32,64,_l}(n, MAX, ATTR, get_u{8,32}(tb, ATTR,
                 and the wc_params[] table of tools/common/wc_params.h
@@ -363,6 +368,7 @@ def eval_c(expr, values):
     e = expr.strip()
     e = re.sub(r'sizeof\s*\(\s*(\w+)\s*\)',
                lambda m: str(SIZEOF[m.group(1)]) if m.group(1) in SIZEOF else m.group(0), e)
+    e = re.sub(r'\b0[xX]([0-9a-fA-F]+)[uUlL]*\b', lambda m: str(int(m.group(1), 16)), e)
     e = re.sub(r'\b(\d+)[uUlL]+\b', r'\1', e)
 
     def name(m):
@@ -467,14 +473,95 @@ def check_header(sp, src):
         if k not in want:
             errs.append('header enum %s is not in the spec' % k)
     guard = [n for n, v in defines.items() if v == '' and n.startswith('_UAPI')]
+    values = {n: v for _, members in enums for n, v in members}
     for n, v in exp_defines.items():
         if n not in defines:
             errs.append('header lacks #define %s' % n)
-        elif re.sub(r'\s+', '', defines[n]) != re.sub(r'\s+', '', v):
+        elif re.sub(r'\s+', '', defines[n]) != re.sub(r'\s+', '', v) and \
+                not same_value(defines[n], v, values):
             errs.append('#define %s is %s in the header, %s per the spec' % (n, defines[n], v))
     for n in defines:
         if n not in exp_defines and n not in guard:
             errs.append('header #define %s is not in the spec' % n)
+    errs += check_structs(sp, src[UAPI], dict(values, **header_defines(defines, values)))
+    return errs
+
+
+def same_value(a, b, values):
+    """Two C integer expressions of the same value (strings never)."""
+    try:
+        return eval_c(a, values) == eval_c(b, values)
+    except ParseError:
+        return False
+
+
+def header_defines(defines, values):
+    """The integer #defines of the header, evaluated where possible."""
+    out = {}
+    for _ in range(3):      # defines may use defines
+        for n, v in defines.items():
+            if n in out or not v or v.startswith('"'):
+                continue
+            try:
+                out[n] = eval_c(v, dict(values, **out))
+            except ParseError:
+                pass
+    return out
+
+
+C_INT = {'__u8': ('u8', 1), '__u16': ('u16', 2), '__u32': ('u32', 4), '__u64': ('u64', 8),
+         '__s8': ('s8', 1), '__s16': ('s16', 2), '__s32': ('s32', 4), '__s64': ('s64', 8)}
+
+
+def check_structs(sp, text, values):
+    """struct definitions of the spec against the header's structs: the
+    same members in the same order, a scalar of the same type, or an
+    array of the same size for a binary member with len; a flexible array
+    may end the header's struct (the spec's doc describes it)."""
+    errs = []
+    t = strip_comments(text)
+    have = {}
+    for m in re.finditer(r'\bstruct\s+(\w+)\s*\{(.*?)\}\s*;', t, re.S):
+        members = []
+        for item in [x.strip() for x in m.group(2).split(';') if x.strip()]:
+            mm = re.fullmatch(r'(__[us](?:8|16|32|64))\s+(\w+)\s*(?:\[\s*([^\]]*)\])?', item, re.S)
+            if not mm:
+                raise ParseError('%s: struct %s: cannot parse member %r' % (UAPI, m.group(1), item))
+            typ, size = C_INT[mm.group(1)]
+            if mm.group(3) is None:
+                members.append((mm.group(2), typ, None))
+            elif mm.group(3) == '':
+                members.append((mm.group(2), typ, 'flex'))
+            else:
+                members.append((mm.group(2), typ, size * eval_c(mm.group(3), values)))
+        have[m.group(1)] = members
+    want_names = set()
+    for x in sp.d.get('definitions', []):
+        if x.get('type') != 'struct' or 'header' in x:
+            continue
+        name = c_lower(sp.family + '-' + x['name'])
+        want_names.add(name)
+        if name not in have:
+            errs.append('header lacks struct %s' % name)
+            continue
+        hm = list(have[name])
+        if hm and hm[-1][2] == 'flex':
+            hm.pop()
+        if [h[0] for h in hm] != [c_lower(w['name']) for w in x.get('members', [])]:
+            errs.append('struct %s: members %s in the header, %s in the spec'
+                        % (name, [h[0] for h in hm], [w['name'] for w in x.get('members', [])]))
+            continue
+        for h, w in zip(hm, x['members']):
+            if w['type'] == 'binary':
+                if h[2] is None or h[2] != w.get('len'):
+                    errs.append('struct %s: %s is %s in the header, %s bytes in the spec'
+                                % (name, h[0], '%d bytes' % h[2] if h[2] else h[1], w.get('len')))
+            elif h[2] is not None or h[1] != w['type']:
+                errs.append('struct %s: %s is %s%s in the header, %s in the spec'
+                            % (name, h[0], h[1], ' array' if h[2] else '', w['type']))
+    for name in have:
+        if name not in want_names:
+            errs.append('header struct %s is not in the spec' % name)
     return errs
 
 
@@ -485,6 +572,7 @@ def header_values(src):
     vals = {}
     for _, members in enums:
         vals.update(dict(members))
+    vals.update(header_defines(defines, vals))
     for path in DEFINE_HDRS:
         for m in re.finditer(r'^#define[ \t]+(\w+)[ \t]+(\d+)[uU]?\b', strip_comments(src[path]), re.M):
             vals[m.group(1)] = int(m.group(2))
@@ -504,6 +592,7 @@ def parse_policies(text, path, struct='nla_policy', const=True):
     """{policy name: (size name, {attr C name: entry})}."""
     t = strip_comments(text)
     macros = c_macros(text)
+    ranges = range_validations(t, path)
     out = {}
     pat = r'static\s+%sstruct\s+%s\s+(\w+)\s*\[\s*(\w+)\s*\+\s*1\s*\]\s*=\s*\{(.*?)\n\};' \
         % ('const\\s+' if const else '(?:const\\s+)?', struct)
@@ -516,7 +605,7 @@ def parse_policies(text, path, struct='nla_policy', const=True):
             val = em.group(2).strip()
             if re.fullmatch(r'\w+', val) and val in macros:
                 val = macros[val]
-            entries[em.group(1)] = parse_policy_value(val, path, em.group(1))
+            entries[em.group(1)] = parse_policy_value(val, path, em.group(1), ranges)
         out[m.group(1)] = (m.group(2), entries)
     n_decl = len(re.findall(r'struct\s+%s\s+\w+\s*\[' % struct, t))
     if n_decl != len(out):
@@ -525,7 +614,25 @@ def parse_policies(text, path, struct='nla_policy', const=True):
     return out
 
 
-def parse_policy_value(val, path, attr):
+def range_validations(t, path):
+    """{name: (min, max)} of 'static [const] struct netlink_range_validation
+    NAME = { .min = EXPR, .max = EXPR };' (@t without comments)."""
+    out = {}
+    pat = r'static\s+(?:const\s+)?struct\s+netlink_range_validation\s+(\w+)\s*=\s*\{(.*?)\}\s*;'
+    for m in re.finditer(pat, t, re.S):
+        f = {}
+        for item in split_top(m.group(2)):
+            fm = re.fullmatch(r'\.(min|max)\s*=\s*(.+)', item, re.S)
+            if not fm:
+                raise ParseError('%s: %s: cannot parse %r' % (path, m.group(1), item))
+            f[fm.group(1)] = fm.group(2).strip()
+        out[m.group(1)] = (f.get('min'), f.get('max'))
+    if len(re.findall(r'struct\s+netlink_range_validation\s+\w+\s*=', t)) != len(out):
+        raise ParseError('%s: a netlink_range_validation in a form this checker cannot parse' % path)
+    return out
+
+
+def parse_policy_value(val, path, attr, ranges=None):
     val = re.sub(r'\s+', ' ', val).strip()
     e = {'type': None, 'len': None, 'min': None, 'max': None, 'nested': None,
          'exact_len': None, 'min_len': None, 'reject_message': None}
@@ -555,6 +662,10 @@ def parse_policy_value(val, path, attr):
         e['type'], e['max'] = args
     elif macro == 'NLA_POLICY_MIN' and len(args) == 2:
         e['type'], e['min'] = args
+    elif macro == 'NLA_POLICY_FULL_RANGE' and len(args) == 2 and \
+            re.fullmatch(r'&\s*\w+', args[1]) and args[1].lstrip('& ') in (ranges or {}):
+        e['type'] = args[0]
+        e['min'], e['max'] = ranges[args[1].lstrip('& ')]
     elif macro == 'NLA_POLICY_NESTED' and len(args) == 1:
         e['type'], e['nested'] = 'NLA_NESTED', args[0]
     elif macro == 'NLA_POLICY_EXACT_LEN' and len(args) == 1:
@@ -759,17 +870,22 @@ def check_kernel(sp, src):
             raise ParseError('%s: op without .cmd' % GENL)
         kops[op['cmd']] = op
     pfx = sp.op_prefix()
-    notified = set(re.findall(r'wc_genl_notify\s*\(\s*\w+\s*,\s*(%s\w+)\s*\)' % pfx,
-                              '\n'.join(strip_comments(src[p]) for p in (GENL, LINK))))
+    ktext = '\n'.join(strip_comments(src[p]) for p in (GENL, LINK))
+    notified = set(re.findall(r'wc_genl_notify\s*\(\s*\w+\s*,\s*(%s\w+)\s*\)' % pfx, ktext))
+    # a message of port 0, sequence 0 is a notification
+    notified |= set(re.findall(r'genlmsg_put\s*\(\s*\w+\s*,\s*0\s*,\s*0\s*,[^;]*?\b(%s\w+)\s*\)'
+                               % pfx, ktext))
     for op in sp.ops():
         cname = pfx + c_upper(op['name'])
         if 'event' in op or 'notify' in op:
-            if cname in kops:
-                errs.append('%s: %s is a notification in the spec, a request op in the kernel'
-                            % (GENL, cname))
             if cname not in notified:
-                errs.append('kmod: %s is never sent with wc_genl_notify()' % cname)
-            continue
+                errs.append('kmod: %s is never sent as a notification (wc_genl_notify() or '
+                            'genlmsg_put(msg, 0, 0, ...))' % cname)
+            if 'do' not in op and 'dump' not in op:
+                if cname in kops:
+                    errs.append('%s: %s is a notification in the spec, a request op in the kernel'
+                                % (GENL, cname))
+                continue
         k = kops.pop(cname, None)
         if k is None:
             errs.append('%s: no op for %s' % (GENL, cname))
@@ -1012,11 +1128,14 @@ def check_case(sp, cname, body, decoders, funcs):
                                                       sp.attrs(a.get('nested-attributes', a['name']))
                                                       if 'nested-attributes' in a]:
                     errs.append('%s: decoded as a nest of %s, spec: %s' % (where, im.group(1), t))
-                if ir[1].get('type') != 'nest' or ir[1].get('nested-attributes') != sname:
+                inner = sp.sets.get(ir[1].get('nested-attributes'), {})
+                if ir[1].get('type') != 'nest' or \
+                        sname not in (inner.get('name'), inner.get('subset-of')):
                     errs.append('%s: inner %s decoded by %s (%s), spec: %s'
                                 % (where, im.group(1), fname, sname, ir[1].get('nested-attributes')))
                 return errs
-            if t != 'nest' or a.get('nested-attributes') != sname:
+            inner = sp.sets.get(a.get('nested-attributes'), {})
+            if t != 'nest' or sname not in (inner.get('name'), inner.get('subset-of')):
                 return ['%s: decoded by %s (set %s), spec: %s %s'
                         % (where, fname, sname, t, a.get('nested-attributes', ''))]
             return []
@@ -1024,6 +1143,8 @@ def check_case(sp, cname, body, decoders, funcs):
         return [] if compatible(t, 'u32') else ['%s: decoded as u32, spec: %s' % (where, t)]
     if 'attr_str(' in body:
         return [] if t == 'string' else ['%s: decoded as a string, spec: %s' % (where, t)]
+    if 'attr_bytes(' in body:
+        return [] if t == 'binary' else ['%s: decoded as bytes, spec: %s' % (where, t)]
     if re.search(r'mnl_attr_get_payload_len\s*\(\s*\w+\s*\)\s*==\s*sizeof', body):
         return [] if t == 'binary' else ['%s: decoded as fixed-size binary, spec: %s' % (where, t)]
     if re.fullmatch(r'\s*[\w>.-]+\s*=\s*true\s*;\s*', body):
@@ -1211,6 +1332,27 @@ SPEC_MUTATIONS = [
     ('kernel-policy per-op', lambda d: d.__setitem__('kernel-policy', 'per-op')),
     ('nodes nesting node attributes directly',
      lambda d: _set_attr(d, 'fabric', 'nodes', 'nested-attributes', 'node')),
+    ('change a check: fabric table-size max (a full-range policy)',
+     lambda d: _set_attr(d, 'fabric', 'table-size', 'checks', {'min': 1, 'max': 65536})),
+    ('change a check: fabric table-data max-len 65024 -> 65536',
+     lambda d: _set_attr(d, 'fabric', 'table-data', 'checks', {'max-len': 65536})),
+    ('change a check: params multicast max 4 -> 5',
+     lambda d: _set_attr(d, 'params', 'multicast', 'checks', {'max': 5})),
+    ('make a writable param read-only (params multicast)',
+     lambda d: _drop(next(s for s in d['attribute-sets'] if s['name'] == 'params-writable')
+                     ['attributes'], 'multicast')),
+    ('drop the notification of table-commit',
+     lambda d: (_op(d, 'table-commit').pop('event'), _op(d, 'table-commit').pop('mcgrp'))),
+    ('drop the dump of table-get', lambda d: _op(d, 'table-get').pop('dump')),
+    ('drop an enum entry (table-kind trees)',
+     lambda d: next(x for x in d['definitions'] if x['name'] == 'table-kind')['entries'].pop()),
+    ('change a constant (no-port 255 -> 254)',
+     lambda d: next(x for x in d['definitions'] if x['name'] == 'no-port').__setitem__('value', 254)),
+    ('change a struct member (trees root len 8 -> 4)',
+     lambda d: next(m for m in next(x for x in d['definitions'] if x['name'] == 'trees')['members']
+                    if m['name'] == 'root').__setitem__('len', 4)),
+    ('drop a struct member (trees reserved)',
+     lambda d: next(x for x in d['definitions'] if x['name'] == 'trees')['members'].pop()),
     ('fabric-del no longer a notification',
      lambda d: (_op(d, 'fabric-del').pop('event'), _op(d, 'fabric-del').pop('mcgrp'),
                 _op(d, 'fabric-del').__setitem__('do', {'request': {'attributes': []}}))),
@@ -1231,6 +1373,16 @@ SOURCE_MUTATIONS = [
      'case WORMCAST_A_NNODES:\n\t\t\tf->nodes_truncated = true;'),
     ('a daemon policy with the wrong type', DAEMON,
      '[WORMCAST_A_TOPOLOGY] = { .type = NLA_U32 }', '[WORMCAST_A_TOPOLOGY] = { .type = NLA_U16 }'),
+    ('a full-range bound changed (TABLE_SIZE max)', GENL,
+     '.max = WORMCAST_TABLE_MAX_BYTES,', '.max = WORMCAST_TABLE_CHUNK_MAX,'),
+    ('the table-commit notification sent as another command', GENL,
+     'genlmsg_put(msg, 0, 0, &wc_genl_family, 0,\n\t\t\t  WORMCAST_CMD_TABLE_COMMIT);',
+     'genlmsg_put(msg, 0, 0, &wc_genl_family, 0,\n\t\t\t  WORMCAST_CMD_TABLE_GET);'),
+    ('a wormctl decoder reading table data as a u32', WCTL_FABRIC,
+     'case WORMCAST_A_TABLE_DATA:\n\t\t\tattr_bytes(a, &p, &len);',
+     'case WORMCAST_A_TABLE_DATA:\n\t\t\tattr_u32(a, &len);'),
+    ('a uapi struct member of another width', UAPI, '\t__u32 reserved;', '\t__u16 reserved;'),
+    ('a uapi define changed (hex)', UAPI, '0xff', '0xfe'),
     ('an op losing its dumpit', GENL,
      '.doit = wc_genl_stats_get,\n\t\t.dumpit = wc_genl_stats_dump,', '.doit = wc_genl_stats_get,'),
 ]

@@ -7,6 +7,8 @@
 # datagrams over d hops of a 4x4 torus are K worms done, K*d hops, K frames
 # sent by the source and received by the destination, and zero-load
 # latencies exactly as Eq. 1 of the path-based paper says at zero load.
+# Then "wormctl table show": no table on a unicast fabric; under dstm-1
+# with wormcastd running, the table it commits, listed and decoded.
 . "$(dirname "$0")/lib.sh"
 
 K=30
@@ -101,5 +103,38 @@ is "per node: node $SRC tx_frames, node $DST rx_frames" \
 
 refuse "wormctl stats on a device that is no fabric" wormctl stats lo
 refuse "wormctl stats on a missing device" wormctl stats nosuchdev
+
+# Tables (Documentation/tools.rst, "table show"): none on a unicast fabric;
+# under dstm-1, the one wormcastd installs, listed and decoded.
+is "wormctl -j table show: [] without a table" "$(wormctl -j table show wc)" "[]"
+is "wormctl -j fabric show: table_gen 0, no table" \
+	"$(wormctl -j fabric show wc | jq -c '.[0] | [.table_gen, .tables]')" '[0,[]]'
+check "wormctl fabric set wc multicast dstm-1" wormctl fabric set wc multicast dstm-1
+bg wormcastd
+if wait_for 60 sh -c 'wormctl -j fabric show wc | jq -e ".[0].table_gen >= 1" >/dev/null'; then
+	ok "wormcastd committed a table (table_gen >= 1)"
+else
+	not_ok "wormcastd committed a table (table_gen >= 1)" \
+		"$(wormctl -j fabric show wc | jq -c '.[0] | [.table_gen, .tables]')"
+fi
+# struct wormcast_trees of 2 trees of 16 nodes: 24 + 2 * 16 bytes
+is "wormctl -j fabric show: the trees table listed" \
+	"$(wormctl -j fabric show wc | jq -c '.[0] as $f | [$f.tables[] | [.kind, .gen == $f.table_gen, .size]]')" \
+	'[["trees",true,56]]'
+is "wormctl -j table show: kind, scheme, trees, nodes, roots, size" \
+	"$(wormctl -j table show wc | jq -c '.[0] | [.kind, .scheme, .ntrees, .nnodes, (.roots | length), .size, (.gen >= 1)]')" \
+	'["trees","dstm-1",2,16,2,56,true]'
+is "wormctl -j table show -v: 16 ports per tree, null at the root only" \
+	"$(wormctl -j table show wc -v | jq -c '.[0] as $t | [($t.parent_port | map(length)),
+		[$t.parent_port[] | map(select(. == null)) | length],
+		[range(2) as $i | $t.parent_port[$i][$t.roots[$i]]]]')" \
+	'[[16,16],[1,1],[null,null]]'
+check "wormctl table show (text)" sh -c \
+	'wormctl table show wc | grep -Eq "^trees gen [1-9][0-9]* size 56 scheme dstm-1 ntrees 2 nnodes 16 roots [0-9]+,[0-9]+$"'
+check "wormctl table show -v (text): a line per tree" sh -c \
+	'[ "$(wormctl -v table show wc | grep -c "^    tree [01] root [0-9]* parent_port")" = 2 ]'
+wormctl table show wc -v | sed 's/^/# /'
+refuse "wormctl table show without DEV" wormctl table show
+refuse "wormctl table show on a device that is no fabric" wormctl table show lo
 
 done_testing

@@ -4,7 +4,9 @@
  * (escaping, structure, pretty form, validity of every display), the text
  * displays, the counter name tables against the uapi enums, and the
  * offline planners (plan.c, plan_*.c) run as "wormctl plan" would, with
- * their output, messages and exit status.  The netlink side (nl.c,
+ * their output, messages and exit status; "table show" (table.c): a
+ * TABLE_GET dump's pieces put together, struct wormcast_trees decoded
+ * from hand-built bytes (good, truncated, wrong sizes), text and JSON.  The netlink side (nl.c,
  * fabric.c) needs the module: tests/vm covers it.
  */
 #include <ctype.h>
@@ -20,6 +22,7 @@
 #include "../../tools/wormctl/names.c"
 #include "../../tools/wormctl/args.c"
 #include "../../tools/wormctl/show.c"
+#include "../../tools/wormctl/table.c"
 #include "../../tools/wormctl/plan_common.c"
 #include "../../tools/wormctl/plan_paths.c"
 #include "../../tools/wormctl/plan_faults.c"
@@ -556,6 +559,19 @@ static void test_args(void)
 	   "unknown option refused (%s)", err);
 	ok(PARSE(&c, "-jx", "fabric") == -1, "unknown grouped option refused");
 	ok(PARSE(&c, "--jsonx", "fabric") == -1, "unknown long option refused");
+	ok(PARSE(&c, "table", "show", "wc", "-j", "-v") == 0 &&
+	   c.cmd == WCMD_TABLE_SHOW && !strcmp(c.dev, "wc") && c.opts.json &&
+	   c.opts.verbose, "table show wc -j -v");
+	ok(PARSE(&c, "-jv", "table", "wc") == 0 && c.cmd == WCMD_TABLE_SHOW &&
+	   !strcmp(c.dev, "wc") && c.opts.json && c.opts.verbose,
+	   "-jv table wc");
+	ok(PARSE(&c, "table", "show") == -1 && strstr(err, "DEV is missing"),
+	   "table show without DEV refused (%s)", err);
+	ok(PARSE(&c, "table", "show", "wc", "wd") == -1 && strstr(err, "\"wd\""),
+	   "table show with two devices refused (%s)", err);
+	ok(PARSE(&c, "table", "show", "wc", "-x") == -1 && strstr(err, "-x"),
+	   "table show with an unknown option refused (%s)", err);
+	ok(PARSE(&c, "table", "help") == 0 && c.cmd == WCMD_HELP, "table help");
 	ok(PARSE(&c, "frobnicate") == -1 && strstr(err, "frobnicate"),
 	   "unknown command refused (%s)", err);
 	ok(PARSE(&c, "fabric", "show", "a", "b") == -1,
@@ -874,6 +890,214 @@ static void test_plan_unicast_bcast(void)
 	plan_done(&r);
 }
 
+/* ---- table show (table.c) ---- */
+
+/* A hand-built DSTM-1 table of 4 nodes: 2 trees, roots 0 and 3. */
+static size_t make_trees_table(uint8_t *buf, uint32_t ntrees, uint32_t nnodes)
+{
+	static const uint8_t ports[2][4] = {
+		{ WORMCAST_NO_PORT, 2, 1, 1 },
+		{ 3, 0, 0, WORMCAST_NO_PORT },
+	};
+	struct wormcast_trees t = {
+		.scheme = WORMCAST_MCAST_DSTM1,
+		.nnodes = nnodes,
+		.ntrees = ntrees,
+		.root = { 0, 3 },
+	};
+	uint32_t i;
+
+	memcpy(buf, &t, sizeof(t));
+	for (i = 0; i < ntrees * nnodes; i++)
+		buf[sizeof(t) + i] = ports[(i / nnodes) % 2][i % nnodes % 4];
+	return sizeof(t) + ntrees * nnodes;
+}
+
+static char *render_table(bool json, const struct wc_table_info *t,
+			  const struct wc_trees_view *v, bool verbose)
+{
+	struct capture c;
+	struct out o;
+
+	cap_open(&c);
+	out_init(&o, c.fp, json, false);
+	if (json)
+		json_open_array(&o, NULL);
+	if (t)
+		show_table(&o, t, v, verbose);
+	if (json)
+		json_close_array(&o);
+	return cap_close(&c);
+}
+
+static void test_table_decode(void)
+{
+	const size_t hdr = sizeof(struct wormcast_trees);
+	struct wc_table_info ti = { WORMCAST_TABLE_TREES, 3, 0 };
+	struct wc_trees_view v;
+	uint8_t buf[256];
+	char e[192];
+	size_t len;
+	char *s;
+
+	len = make_trees_table(buf, 2, 4);
+	ti.size = (uint32_t)len;
+	is_int(len, hdr + 8, "hand-built trees table: header + 2 x 4 ports");
+	ok(wc_trees_decode(buf, len, &v, e, sizeof(e)) == 0 &&
+	   v.scheme == WORMCAST_MCAST_DSTM1 && v.ntrees == 2 &&
+	   v.nnodes == 4 && v.root[0] == 0 && v.root[1] == 3 &&
+	   v.parent_port == buf + hdr && v.parent_port[5] == 0,
+	   "trees table decoded");
+
+	s = render_table(false, &ti, &v, false);
+	ok(!strcmp(s, "trees gen 3 size 32 scheme dstm-1 ntrees 2 nnodes 4 roots 0,3\n"),
+	   "table show text");
+	free(s);
+	s = render_table(false, &ti, &v, true);
+	ok(!strcmp(s, "trees gen 3 size 32 scheme dstm-1 ntrees 2 nnodes 4 roots 0,3\n"
+		      "    tree 0 root 0 parent_port - 2 1 1\n"
+		      "    tree 1 root 3 parent_port 3 0 0 -\n"),
+	   "table show -v text");
+	free(s);
+	s = render_table(true, &ti, &v, false);
+	ok(json_valid(s) &&
+	   !strcmp(s, "[{\"kind\":\"trees\",\"gen\":3,\"size\":32,\"scheme\":\"dstm-1\","
+		      "\"ntrees\":2,\"nnodes\":4,\"roots\":[0,3]}]\n"),
+	   "table show JSON: exact fields");
+	free(s);
+	s = render_table(true, &ti, &v, true);
+	ok(json_valid(s) &&
+	   strstr(s, ",\"roots\":[0,3],\"parent_port\":[[null,2,1,1],[3,0,0,null]]}]\n"),
+	   "table show -v JSON: parent_port arrays, null at the root");
+	free(s);
+	s = render_table(true, NULL, NULL, false);
+	ok(!strcmp(s, "[]\n"), "table show JSON without a table: []");
+	free(s);
+	ti.kind = 9;
+	s = render_table(true, &ti, NULL, true);
+	ok(json_valid(s) && !strcmp(s, "[{\"kind\":\"kind-9\",\"gen\":3,\"size\":32}]\n"),
+	   "table show JSON: a kind wormctl cannot decode");
+	free(s);
+	ti.kind = WORMCAST_TABLE_TREES;
+
+	/* one tree of 4 nodes (SPAM) */
+	len = make_trees_table(buf, 1, 4);
+	ok(wc_trees_decode(buf, len, &v, e, sizeof(e)) == 0 && v.ntrees == 1,
+	   "one tree decoded");
+
+	/* refusals */
+	len = make_trees_table(buf, 2, 4);
+	ok(wc_trees_decode(buf, hdr - 1, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "truncated") && strstr(e, "header"),
+	   "shorter than the header refused (%s)", e);
+	ok(wc_trees_decode(buf, 0, &v, e, sizeof(e)) == -1,
+	   "empty table refused (%s)", e);
+	ok(wc_trees_decode(buf, len - 1, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "truncated: 31 bytes, 32 for 2 trees of 4 nodes"),
+	   "one port missing refused (%s)", e);
+	ok(wc_trees_decode(buf, len + 1, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "trailing bytes"), "one byte too many refused (%s)", e);
+	len = make_trees_table(buf, 3, 4);
+	ok(wc_trees_decode(buf, len, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "ntrees 3"), "3 trees refused (%s)", e);
+	len = make_trees_table(buf, 0, 4);
+	ok(wc_trees_decode(buf, len, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "ntrees 0"), "no tree refused (%s)", e);
+	len = make_trees_table(buf, 2, 0);
+	ok(wc_trees_decode(buf, len, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "nnodes 0"), "no node refused (%s)", e);
+	len = make_trees_table(buf, 2, 4);
+	buf[offsetof(struct wormcast_trees, root) + 4] = 4;
+	ok(wc_trees_decode(buf, len, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "root 4"), "a root that is no node refused (%s)", e);
+	/* a huge nnodes must not overflow the size computation */
+	len = make_trees_table(buf, 2, 4);
+	memcpy(buf + offsetof(struct wormcast_trees, nnodes), "\xff\xff\xff\xff", 4);
+	ok(wc_trees_decode(buf, len, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "truncated"), "nnodes 2^32-1 refused (%s)", e);
+}
+
+static void test_table_bytes(void)
+{
+	struct wc_table_info ti = { WORMCAST_TABLE_TREES, 5, 10 };
+	struct wc_table_bytes b;
+	const char *data = "0123456789abc";
+
+	ok(wc_table_bytes_init(&b, &ti) == 0 &&
+	   wc_table_bytes_add(&b, 1, 5, 0, data, 4) == 0 &&
+	   wc_table_bytes_add(&b, 1, 5, 4, data + 4, 4) == 0 &&
+	   wc_table_bytes_add(&b, 1, 5, 8, data + 8, 2) == 0 &&
+	   wc_table_bytes_done(&b) == 0 && !memcmp(b.buf, data, 10),
+	   "three pieces put together");
+	wc_table_bytes_free(&b);
+
+	wc_table_bytes_init(&b, &ti);
+	ok(wc_table_bytes_add(&b, 1, 5, 0, data, 4) == 0 &&
+	   wc_table_bytes_add(&b, 1, 5, 5, data + 5, 4) == -1 &&
+	   strstr(b.err, "not contiguous: piece at offset 5, expected 4"),
+	   "a gap refused (%s)", b.err);
+	wc_table_bytes_free(&b);
+	wc_table_bytes_init(&b, &ti);
+	ok(wc_table_bytes_add(&b, 1, 5, 0, data, 4) == 0 &&
+	   wc_table_bytes_add(&b, 1, 5, 2, data + 2, 4) == -1 &&
+	   strstr(b.err, "not contiguous"), "an overlap refused (%s)", b.err);
+	wc_table_bytes_free(&b);
+	wc_table_bytes_init(&b, &ti);
+	ok(wc_table_bytes_add(&b, 1, 5, 0, data, 11) == -1 &&
+	   strstr(b.err, "past its size"), "bytes past the size refused (%s)", b.err);
+	wc_table_bytes_free(&b);
+	wc_table_bytes_init(&b, &ti);
+	ok(wc_table_bytes_add(&b, 1, 5, 0, data, 4) == 0 &&
+	   wc_table_bytes_add(&b, 1, 6, 4, data + 4, 6) == -1 &&
+	   strstr(b.err, "replaced"), "another generation refused (%s)", b.err);
+	wc_table_bytes_free(&b);
+	wc_table_bytes_init(&b, &ti);
+	ok(wc_table_bytes_add(&b, 2, 5, 0, data, 4) == -1 &&
+	   strstr(b.err, "kind"), "another kind refused (%s)", b.err);
+	wc_table_bytes_free(&b);
+	wc_table_bytes_init(&b, &ti);
+	ok(wc_table_bytes_add(&b, 1, 5, 0, data, 9) == 0 &&
+	   wc_table_bytes_done(&b) == -1 &&
+	   strstr(b.err, "truncated: 9 of 10 bytes"), "a missing end refused (%s)", b.err);
+	wc_table_bytes_free(&b);
+	ti.size = 0;
+	ok(wc_table_bytes_init(&b, &ti) == -1 && strstr(b.err, "0 bytes"),
+	   "size 0 refused (%s)", b.err);
+	ti.size = WORMCAST_TABLE_MAX_BYTES + 1;
+	ok(wc_table_bytes_init(&b, &ti) == -1 && !b.buf,
+	   "size over WORMCAST_TABLE_MAX_BYTES refused (%s)", b.err);
+}
+
+static void test_fabric_tables(void)
+{
+	struct wc_fabric_info f;
+	char *s;
+
+	make_fabric(&f, "wc");
+	f.has_table_gen = true;
+	f.table_gen = 3;
+	f.ntables = 1;
+	f.tables[0] = (struct wc_table_info){ WORMCAST_TABLE_TREES, 3, 32 };
+	s = render(false, false, false, 0, &f);
+	ok(strstr(s, " queue_len 111 multicast ") &&
+	   strstr(s, "\n    table_gen 3\n    table trees gen 3 size 32\n    node 0 "),
+	   "fabric show text: table_gen and a line per table");
+	free(s);
+	s = render(true, false, false, 0, &f);
+	ok(json_valid(s) &&
+	   strstr(s, "},\"table_gen\":3,\"tables\":[{\"kind\":\"trees\",\"gen\":3,\"size\":32}],"
+		     "\"node_devices\":["),
+	   "fabric show JSON: table_gen and tables");
+	free(s);
+	f.table_gen = 0;
+	f.ntables = 0;
+	s = render(true, false, false, 0, &f);
+	ok(json_valid(s) && strstr(s, "\"table_gen\":0,\"tables\":[],"),
+	   "fabric show JSON: no table yet");
+	free(s);
+	wc_fabric_free(&f);
+}
+
 int main(void)
 {
 	test_plan_otms_budget();
@@ -886,5 +1110,8 @@ int main(void)
 	test_show();
 	test_names();
 	test_args();
+	test_table_decode();
+	test_table_bytes();
+	test_fabric_tables();
 	return done_testing();
 }

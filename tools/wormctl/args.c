@@ -17,9 +17,10 @@ const char wormctl_usage[] =
 	"             fabric set DEV { cycle_ns N | watchdog N |\n"
 	"                              multicast SCHEME } ... |\n"
 	"             stats DEV [ node N | total ] |\n"
+	"             table [ show ] DEV |\n"
 	"             plan STRUCTURE ... |\n"
 	"             help }\n"
-	"OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
+	"OPTIONS := { -j[son] | -p[retty] | -v[erbose] | -V[ersion] | -h[elp] }\n"
 	"\n"
 	"  fabric show   topology, engine parameters and node devices of every\n"
 	"                fabric in this network namespace, or of DEV\n"
@@ -27,6 +28,8 @@ const char wormctl_usage[] =
 	"                cycle_ns (0 = virtual time), watchdog (cycles) and\n"
 	"                multicast (unicast, spam, dstm-1, dstm-2, rt)\n"
 	"  stats         engine statistics and counters, in total and per node\n"
+	"  table show    the routing tables installed on DEV's fabric, decoded\n"
+	"                (-v: every node's parent port in every tree)\n"
 	"  plan          offline: compute and show routing structures\n"
 	"                (no kernel needed; see Documentation/tools.rst)\n"
 	"  -j, -p        JSON output (an array of objects, as ip -j), indented\n";
@@ -58,6 +61,10 @@ static int parse_option(const char *arg, struct wormctl_cmdline *c,
 		c->opts.pretty = true;
 		return 0;
 	}
+	if (!strcmp(arg, "--verbose") || !strcmp(arg, "-verbose")) {
+		c->opts.verbose = true;
+		return 0;
+	}
 	if (!strcmp(arg, "--version") || !strcmp(arg, "-Version")) {
 		c->cmd = WCMD_VERSION;
 		return 0;
@@ -76,6 +83,9 @@ static int parse_option(const char *arg, struct wormctl_cmdline *c,
 			break;
 		case 'p':
 			c->opts.pretty = true;
+			break;
+		case 'v':
+			c->opts.verbose = true;
 			break;
 		case 'V':
 			c->cmd = WCMD_VERSION;
@@ -212,6 +222,43 @@ static int parse_stats(int argc, char **argv, struct wormctl_cmdline *c,
 		    argv[1]);
 }
 
+/* table [ show ] DEV, options (-j, -p, -v) also after the words. */
+static int parse_table(int argc, char **argv, struct wormctl_cmdline *c,
+		       char *err, size_t errlen)
+{
+	int i;
+
+	c->cmd = WCMD_TABLE_SHOW;
+	if (argc > 0 && is_help(argv[0])) {
+		c->cmd = WCMD_HELP;
+		return 0;
+	}
+	if (argc > 0 && !strcmp(argv[0], "show")) {
+		argc--;
+		argv++;
+	}
+	for (i = 0; i < argc; i++) {
+		if (argv[i][0] == '-' && argv[i][1]) {
+			if (parse_option(argv[i], c, err, errlen))
+				return -1;
+			if (c->cmd != WCMD_TABLE_SHOW)
+				return wc_fail(err, errlen,
+					    "table show: unexpected \"%s\"",
+					    argv[i]);
+			continue;
+		}
+		if (c->dev)
+			return wc_fail(err, errlen,
+				    "table show: unexpected \"%s\"", argv[i]);
+		c->dev = argv[i];
+		if (check_dev(c->dev, err, errlen))
+			return -1;
+	}
+	if (!c->dev)
+		return wc_fail(err, errlen, "table show: DEV is missing");
+	return 0;
+}
+
 int wormctl_parse_cmdline(int argc, char **argv, struct wormctl_cmdline *c,
 			  char *err, size_t errlen)
 {
@@ -247,6 +294,8 @@ int wormctl_parse_cmdline(int argc, char **argv, struct wormctl_cmdline *c,
 		return parse_fabric(argc, argv, c, err, errlen);
 	if (!strcmp(cmd, "stats"))
 		return parse_stats(argc, argv, c, err, errlen);
+	if (!strcmp(cmd, "table"))
+		return parse_table(argc, argv, c, err, errlen);
 	if (!strcmp(cmd, "plan")) {
 		c->cmd = WCMD_PLAN;
 		c->plan_argc = argc;

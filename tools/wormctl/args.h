@@ -14,6 +14,7 @@ enum wormctl_cmd {
 	WCMD_FABRIC_SHOW,
 	WCMD_FABRIC_SET,
 	WCMD_STATS,
+	WCMD_TABLE_SHOW,
 	WCMD_PLAN,
 };
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wormctl fabric show | fabric set | stats: FABRIC_GET (doit and dump),
- * FABRIC_SET and STATS_GET of the wormcast generic netlink family, decoded
- * into struct wc_fabric_info and displayed by show.c.
+ * wormctl fabric show | fabric set | stats | table show: FABRIC_GET (doit
+ * and dump), FABRIC_SET, STATS_GET and TABLE_GET (dump) of the wormcast
+ * generic netlink family, decoded into struct wc_fabric_info (displayed by
+ * show.c) and struct wc_table_bytes (decoded and displayed by table.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,6 +41,13 @@ static uint32_t attr_u32_array(const struct nlattr *a, uint32_t *v,
 		n = max;
 	memcpy(v, mnl_attr_get_payload(a), n * sizeof(uint32_t));
 	return n;
+}
+
+/* A binary attribute of any length (TABLE_DATA). */
+static void attr_bytes(const struct nlattr *a, const void **p, uint32_t *len)
+{
+	*p = mnl_attr_get_payload(a);
+	*len = mnl_attr_get_payload_len(a);
 }
 
 static void attr_str(const struct nlattr *a, char *buf, size_t len)
@@ -130,6 +138,29 @@ static int decode_node(const struct nlattr *nest, struct wc_fabric_info *f)
 	return 0;
 }
 
+/* One WORMCAST_A_TABLE nest of WORMCAST_A_TABLES: kind, generation, size. */
+static void decode_table(const struct nlattr *nest, struct wc_fabric_info *f)
+{
+	struct wc_table_info t = { 0 };
+	const struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case WORMCAST_A_TABLE_KIND:
+			attr_u32(a, &t.kind);
+			break;
+		case WORMCAST_A_TABLE_GEN:
+			attr_u32(a, &t.gen);
+			break;
+		case WORMCAST_A_TABLE_SIZE:
+			attr_u32(a, &t.size);
+			break;
+		}
+	}
+	if (t.kind && f->ntables < WC_MAX_TABLES)
+		f->tables[f->ntables++] = t;
+}
+
 /* The entry of the fabric with this ifindex, a new one if none. */
 static struct wc_fabric_info *fabric_slot(struct fabric_list *l,
 					  uint32_t ifindex)
@@ -206,6 +237,15 @@ static int fabric_cb(const struct nlmsghdr *nlh, void *data)
 		case WORMCAST_A_COUNTERS:
 			f->has_counters = attr_u64_nest(a, f->cnt,
 							__WORMCAST_CNT_MAX);
+			break;
+		case WORMCAST_A_TABLE_GEN:
+			f->has_table_gen = attr_u32(a, &f->table_gen);
+			break;
+		case WORMCAST_A_TABLES:
+			f->ntables = 0;
+			mnl_attr_for_each_nested(n, a)
+				if (mnl_attr_get_type(n) == WORMCAST_A_TABLE)
+					decode_table(n, f);
 			break;
 		case WORMCAST_A_NODES_TRUNCATED:
 			f->nodes_truncated = true;
@@ -364,4 +404,133 @@ int cmd_fabric_set(const struct wormctl_cmdline *c)
 	r = wc_nl_talk(&nl, nlh, NULL, NULL, "fabric set");
 	wc_nl_close(&nl);
 	return r ? 1 : 0;
+}
+
+/*
+ * One message of a TABLE_GET dump: KIND, GEN, OFFSET and DATA, appended to
+ * the bytes.  A refused piece is remembered in b->err (the rest of the
+ * dump is read and ignored), so that kernel errors and ours stay apart.
+ */
+static int table_dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const unsigned int hdr = sizeof(struct genlmsghdr);
+	struct wc_table_bytes *b = data;
+	uint32_t kind = 0, gen = 0, offset = 0, len = 0;
+	bool has_offset = false;
+	const void *p = NULL;
+	const struct nlattr *a;
+
+	if (b->err[0])
+		return MNL_CB_OK;
+	mnl_attr_for_each(a, nlh, hdr) {
+		switch (mnl_attr_get_type(a)) {
+		case WORMCAST_A_TABLE_KIND:
+			attr_u32(a, &kind);
+			break;
+		case WORMCAST_A_TABLE_GEN:
+			attr_u32(a, &gen);
+			break;
+		case WORMCAST_A_TABLE_OFFSET:
+			has_offset = attr_u32(a, &offset);
+			break;
+		case WORMCAST_A_TABLE_DATA:
+			attr_bytes(a, &p, &len);
+			break;
+		}
+	}
+	if (!p || !has_offset)
+		snprintf(b->err, sizeof(b->err),
+			 "a TABLE_GET dump message without OFFSET or DATA");
+	else
+		wc_table_bytes_add(b, kind, gen, offset, p, len);
+	return MNL_CB_OK;
+}
+
+/* The bytes of the table b->want, by a TABLE_GET dump; 0 or -1 (printed). */
+static int read_table(struct wc_nl *nl, uint32_t ifindex,
+		      struct wc_table_bytes *b)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = wc_nl_request(nl, WORMCAST_CMD_TABLE_GET, NLM_F_DUMP);
+	mnl_attr_put_u32(nlh, WORMCAST_A_FABRIC_IFINDEX, ifindex);
+	mnl_attr_put_u32(nlh, WORMCAST_A_TABLE_KIND, b->want.kind);
+	if (wc_nl_talk(nl, nlh, table_dump_cb, b, "table show"))
+		return -1;
+	if (b->err[0] || wc_table_bytes_done(b)) {
+		fprintf(stderr, "wormctl: table show: %s\n", b->err);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_table_show(const struct wormctl_cmdline *c)
+{
+	struct wc_table_bytes b[WC_MAX_TABLES];
+	struct wc_trees_view v[WC_MAX_TABLES];
+	bool decoded[WC_MAX_TABLES] = { false };
+	const struct wc_fabric_info *f;
+	struct fabric_list l;
+	uint32_t ifindex, i, n = 0;
+	int status = 1;
+	struct wc_nl nl;
+	struct out o;
+	char err[192];
+
+	if (query(WORMCAST_CMD_FABRIC_GET, c->dev, &l, "table show"))
+		return 1;
+	if (l.n != 1) {
+		fprintf(stderr, "wormctl: table show: no answer for \"%s\"\n",
+			c->dev);
+		goto out;
+	}
+	f = &l.v[0];
+	if (!f->has_table_gen) {
+		fprintf(stderr, "wormctl: table show: this wormcast module reports no tables\n");
+		goto out;
+	}
+	/* DEV, not the fabric device: that one may be in another netns */
+	ifindex = dev_ifindex(c->dev);
+	if (!ifindex)
+		goto out;
+	if (f->ntables && wc_nl_open(&nl))
+		goto out;
+	/* read and check everything first: an error must not leave half a JSON array */
+	for (n = 0; n < f->ntables; n++) {
+		if (wc_table_bytes_init(&b[n], &f->tables[n])) {
+			fprintf(stderr, "wormctl: table show: %s\n", b[n].err);
+			n++;
+			goto close;
+		}
+		if (read_table(&nl, ifindex, &b[n])) {
+			n++;
+			goto close;
+		}
+		if (b[n].want.kind != WORMCAST_TABLE_TREES)
+			continue;	/* a kind this wormctl cannot decode */
+		if (wc_trees_decode(b[n].buf, b[n].len, &v[n], err,
+				    sizeof(err))) {
+			fprintf(stderr, "wormctl: table show: %s\n", err);
+			n++;
+			goto close;
+		}
+		decoded[n] = true;
+	}
+	out_init(&o, stdout, c->opts.json, c->opts.pretty);
+	if (o.json)
+		json_open_array(&o, NULL);
+	for (i = 0; i < n; i++)
+		show_table(&o, &b[i].want, decoded[i] ? &v[i] : NULL,
+			   c->opts.verbose);
+	if (o.json)
+		json_close_array(&o);
+	status = 0;
+close:
+	if (f->ntables)
+		wc_nl_close(&nl);
+	for (i = 0; i < n; i++)
+		wc_table_bytes_free(&b[i]);
+out:
+	fabric_list_free(&l);
+	return status;
 }

@@ -28,6 +28,16 @@ struct wc_node_info {
 	uint64_t cnt[__WORMCAST_CNT_MAX];
 };
 
+/* One installed table, as FABRIC_GET and TABLE_GET (doit) report it. */
+struct wc_table_info {
+	uint32_t kind;			/* enum wormcast_table_kind */
+	uint32_t gen;
+	uint32_t size;			/* bytes */
+};
+
+/* Tables listed per fabric; more than the uapi has kinds, for newer kernels. */
+#define WC_MAX_TABLES	8
+
 struct wc_fabric_info {
 	uint32_t ifindex;		/* fabric device */
 	char name[IFNAMSIZ];		/* "" if in another netns */
@@ -45,6 +55,10 @@ struct wc_fabric_info {
 	uint64_t cnt[__WORMCAST_CNT_MAX];
 	bool has_engine;
 	uint64_t eng[__WORMCAST_ENG_MAX];
+	bool has_table_gen;		/* FABRIC_GET of a kernel with tables */
+	uint32_t table_gen;		/* 0: none committed yet */
+	uint32_t ntables;		/* entries used in tables[] */
+	struct wc_table_info tables[WC_MAX_TABLES];
 	bool nodes_truncated;		/* the kernel sent the first nodes only */
 	uint32_t nnode_info;		/* entries used in nodes[] */
 	uint32_t node_cap;
@@ -63,5 +77,58 @@ void show_fabric(struct out *o, const struct wc_fabric_info *f);
 #define SHOW_ALL_NODES	(-1)
 #define SHOW_NO_NODES	(-2)
 void show_stats(struct out *o, const struct wc_fabric_info *f, int64_t node);
+
+/*
+ * table.c: a table's bytes put back together from the pieces of a
+ * TABLE_GET dump (OFFSET + DATA), struct wormcast_trees decoded, and the
+ * "table show" display.  No netlink: the unit test drives it.
+ */
+struct wc_table_bytes {
+	struct wc_table_info want;	/* from FABRIC_GET: kind, gen, size */
+	uint8_t *buf;			/* want.size bytes */
+	uint32_t len;			/* received so far, from offset 0 */
+	char err[192];			/* why the last call failed */
+};
+
+/* 0, or -1 with b->err set (size 0 or over WORMCAST_TABLE_MAX_BYTES, ENOMEM). */
+int wc_table_bytes_init(struct wc_table_bytes *b, const struct wc_table_info *t);
+/*
+ * One dump message: its KIND, GEN, OFFSET and DATA.  Refuses (-1, b->err)
+ * another kind or generation (the table was replaced during the dump), an
+ * offset that does not continue the bytes received, and bytes past the size.
+ */
+int wc_table_bytes_add(struct wc_table_bytes *b, uint32_t kind, uint32_t gen,
+		       uint32_t offset, const void *data, uint32_t len);
+/* 0 when every byte arrived, else -1 with b->err. */
+int wc_table_bytes_done(struct wc_table_bytes *b);
+void wc_table_bytes_free(struct wc_table_bytes *b);
+
+/* A decoded WORMCAST_TABLE_TREES table; parent_port points into the bytes. */
+struct wc_trees_view {
+	uint32_t scheme;		/* enum wormcast_mcast_scheme */
+	uint32_t nnodes;
+	uint32_t ntrees;
+	uint32_t root[WORMCAST_MAX_TREES];
+	const uint8_t *parent_port;	/* ntrees * nnodes, tree after tree */
+};
+
+/*
+ * Decode struct wormcast_trees from @len bytes.  0, or -1 with a message
+ * in @err: shorter than the header, ntrees not 1..WORMCAST_MAX_TREES, no
+ * node, size not header + ntrees * nnodes, a root that is not a node.
+ */
+int wc_trees_decode(const void *buf, size_t len, struct wc_trees_view *v,
+		    char *err, size_t errlen);
+
+/* "trees", or NULL for a kind wormctl does not know. */
+const char *wc_table_kind_name(uint32_t kind);
+
+/*
+ * One table: a JSON object (kind, gen, size and, for trees, scheme,
+ * ntrees, nnodes, roots; with @verbose parent_port) or text lines.  @v is
+ * NULL for a kind wormctl cannot decode.
+ */
+void show_table(struct out *o, const struct wc_table_info *t,
+		const struct wc_trees_view *v, bool verbose);
 
 #endif /* WORMCTL_FABRIC_H */

@@ -146,6 +146,12 @@ void json_bool(struct out *o, const char *key, bool v)
 	fputs(v ? "true" : "false", o->fp);
 }
 
+void json_null(struct out *o, const char *key)
+{
+	begin_value(o, key);
+	fputs("null", o->fp);
+}
+
 void json_u32_array(struct out *o, const char *key, const uint32_t *v,
 		    uint32_t n)
 {

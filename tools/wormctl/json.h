@@ -38,6 +38,7 @@ void json_string(struct out *o, const char *key, const char *s);
 void json_u64(struct out *o, const char *key, uint64_t v);
 void json_s64(struct out *o, const char *key, int64_t v);
 void json_bool(struct out *o, const char *key, bool v);
+void json_null(struct out *o, const char *key);
 void json_u32_array(struct out *o, const char *key, const uint32_t *v,
 		    uint32_t n);
 

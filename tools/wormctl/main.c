@@ -2,7 +2,7 @@
 /*
  * wormctl: command-line tool of wormcast, in the style of ethtool, devlink
  * and iproute2.  Parses the command line (args.c) and dispatches: fabric
- * and stats talk to the kernel (fabric.c), plan is offline (plan_*.c).
+ * stats and table talk to the kernel (fabric.c), plan is offline (plan_*.c).
  *
  * Exit status: 0 ok, 1 error, 2 usage error.
  */
@@ -39,6 +39,8 @@ int main(int argc, char **argv)
 		return cmd_fabric_set(&c);
 	case WCMD_STATS:
 		return cmd_stats(&c);
+	case WCMD_TABLE_SHOW:
+		return cmd_table_show(&c);
 	case WCMD_PLAN:
 		return wormctl_plan(c.plan_argc, c.plan_argv, &c.opts);
 	}

@@ -144,6 +144,42 @@ static void show_node(struct out *o, const struct wc_node_info *n)
 		json_close_object(o);
 }
 
+/* "table_gen 3" and a line per installed table: kind, generation, size. */
+static void show_tables(struct out *o, const struct wc_fabric_info *f)
+{
+	const struct wc_table_info *t;
+	const char *kind;
+	char buf[24];
+	uint32_t i;
+
+	if (!f->has_table_gen)
+		return;		/* a kernel without tables */
+	out_text(o, "\n   ");
+	out_u64(o, "table_gen", " table_gen %" PRIu64, f->table_gen);
+	if (o->json)
+		json_open_array(o, "tables");
+	for (i = 0; i < f->ntables; i++) {
+		t = &f->tables[i];
+		kind = wc_table_kind_name(t->kind);
+		if (!kind) {
+			snprintf(buf, sizeof(buf), "kind-%u", t->kind);
+			kind = buf;
+		}
+		if (o->json) {
+			json_open_object(o, NULL);
+			json_string(o, "kind", kind);
+			json_u64(o, "gen", t->gen);
+			json_u64(o, "size", t->size);
+			json_close_object(o);
+		} else {
+			fprintf(o->fp, "\n    table %s gen %u size %u", kind,
+				t->gen, t->size);
+		}
+	}
+	if (o->json)
+		json_close_array(o);
+}
+
 void show_fabric(struct out *o, const struct wc_fabric_info *f)
 {
 	uint32_t i;
@@ -152,6 +188,7 @@ void show_fabric(struct out *o, const struct wc_fabric_info *f)
 		json_open_object(o, NULL);
 	show_head(o, f);
 	show_params(o, f);
+	show_tables(o, f);
 	if (f->nnode_info) {
 		if (o->json)
 			json_open_array(o, "node_devices");

@@ -9,6 +9,7 @@
 struct wormctl_opts {
 	bool json;	/* -j: JSON output in the style of ip -j */
 	bool pretty;	/* -p: indented JSON */
+	bool verbose;	/* -v: more detail (table show: every parent port) */
 };
 
 /*

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wormctl table show: the bytes of an installed table put back together
+ * from a TABLE_GET dump, struct wormcast_trees decoded, and its display as
+ * text or JSON.  No netlink here (fabric.c talks to the kernel), so that
+ * the unit test can feed hand-built tables and pieces.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/wc_util.h"
+#include "mcast_names.h"
+#include "fabric.h"
+
+int wc_table_bytes_init(struct wc_table_bytes *b, const struct wc_table_info *t)
+{
+	memset(b, 0, sizeof(*b));
+	b->want = *t;
+	if (!t->size || t->size > WORMCAST_TABLE_MAX_BYTES)
+		return wc_fail(b->err, sizeof(b->err),
+			       "table of %u bytes: the kernel allows 1 to %u",
+			       t->size, WORMCAST_TABLE_MAX_BYTES);
+	b->buf = malloc(t->size);
+	if (!b->buf)
+		return wc_fail(b->err, sizeof(b->err), "out of memory");
+	return 0;
+}
+
+int wc_table_bytes_add(struct wc_table_bytes *b, uint32_t kind, uint32_t gen,
+		       uint32_t offset, const void *data, uint32_t len)
+{
+	if (!b->buf)
+		return wc_fail(b->err, sizeof(b->err), "no table being read");
+	if (kind != b->want.kind)
+		return wc_fail(b->err, sizeof(b->err),
+			       "dump of table kind %u carries kind %u",
+			       b->want.kind, kind);
+	if (gen != b->want.gen)
+		return wc_fail(b->err, sizeof(b->err),
+			       "table replaced while being read (generation %u, then %u): try again",
+			       b->want.gen, gen);
+	if (offset != b->len)
+		return wc_fail(b->err, sizeof(b->err),
+			       "table bytes not contiguous: piece at offset %u, expected %u",
+			       offset, b->len);
+	if (len > b->want.size - b->len)
+		return wc_fail(b->err, sizeof(b->err),
+			       "table bytes past its size: %u + %u > %u",
+			       offset, len, b->want.size);
+	memcpy(b->buf + b->len, data, len);
+	b->len += len;
+	return 0;
+}
+
+int wc_table_bytes_done(struct wc_table_bytes *b)
+{
+	if (b->len != b->want.size)
+		return wc_fail(b->err, sizeof(b->err),
+			       "table truncated: %u of %u bytes received",
+			       b->len, b->want.size);
+	return 0;
+}
+
+void wc_table_bytes_free(struct wc_table_bytes *b)
+{
+	free(b->buf);
+	b->buf = NULL;
+	b->len = 0;
+}
+
+int wc_trees_decode(const void *buf, size_t len, struct wc_trees_view *v,
+		    char *err, size_t errlen)
+{
+	const size_t hdr = sizeof(struct wormcast_trees);
+	struct wormcast_trees t;
+	uint64_t want;
+	uint32_t i;
+
+	memset(v, 0, sizeof(*v));
+	if (len < hdr)
+		return wc_fail(err, errlen,
+			       "trees table truncated: %zu bytes, the header alone is %zu",
+			       len, hdr);
+	memcpy(&t, buf, hdr);
+	if (t.ntrees < 1 || t.ntrees > WORMCAST_MAX_TREES)
+		return wc_fail(err, errlen,
+			       "trees table: ntrees %u, expected 1 to %u",
+			       t.ntrees, WORMCAST_MAX_TREES);
+	if (!t.nnodes)
+		return wc_fail(err, errlen, "trees table: nnodes 0");
+	want = hdr + (uint64_t)t.ntrees * t.nnodes;
+	if (len != want)
+		return wc_fail(err, errlen,
+			       "trees table %s: %zu bytes, %" PRIu64
+			       " for %u trees of %u nodes",
+			       len < want ? "truncated" : "has trailing bytes",
+			       len, want, t.ntrees, t.nnodes);
+	for (i = 0; i < t.ntrees; i++)
+		if (t.root[i] >= t.nnodes)
+			return wc_fail(err, errlen,
+				       "trees table: tree %u's root %u is not one of the %u nodes",
+				       i, t.root[i], t.nnodes);
+	v->scheme = t.scheme;
+	v->nnodes = t.nnodes;
+	v->ntrees = t.ntrees;
+	memcpy(v->root, t.root, sizeof(v->root));
+	v->parent_port = (const uint8_t *)buf + hdr;
+	return 0;
+}
+
+const char *wc_table_kind_name(uint32_t kind)
+{
+	return kind == WORMCAST_TABLE_TREES ? "trees" : NULL;
+}
+
+static void show_parent_ports(struct out *o, const struct wc_trees_view *v)
+{
+	const uint8_t *pp;
+	uint32_t t, n;
+
+	if (o->json)
+		json_open_array(o, "parent_port");
+	for (t = 0; t < v->ntrees; t++) {
+		pp = v->parent_port + (size_t)t * v->nnodes;
+		if (o->json)
+			json_open_array(o, NULL);
+		else
+			fprintf(o->fp, "    tree %u root %u parent_port", t,
+				v->root[t]);
+		for (n = 0; n < v->nnodes; n++) {
+			if (o->json && pp[n] == WORMCAST_NO_PORT)
+				json_null(o, NULL);
+			else if (o->json)
+				json_u64(o, NULL, pp[n]);
+			else if (pp[n] == WORMCAST_NO_PORT)
+				fputs(" -", o->fp);
+			else
+				fprintf(o->fp, " %u", pp[n]);
+		}
+		if (o->json)
+			json_close_array(o);
+		else
+			fputc('\n', o->fp);
+	}
+	if (o->json)
+		json_close_array(o);
+}
+
+void show_table(struct out *o, const struct wc_table_info *t,
+		const struct wc_trees_view *v, bool verbose)
+{
+	const char *kind = wc_table_kind_name(t->kind);
+	const char *scheme;
+	char buf[32];
+
+	if (!kind) {
+		snprintf(buf, sizeof(buf), "kind-%u", t->kind);
+		kind = buf;
+	}
+	if (o->json)
+		json_open_object(o, NULL);
+	out_string(o, "kind", "%s", kind);
+	out_u64(o, "gen", " gen %" PRIu64, t->gen);
+	out_u64(o, "size", " size %" PRIu64, t->size);
+	if (v) {
+		scheme = wc_mcast_scheme_name(v->scheme);
+		if (!scheme) {
+			snprintf(buf, sizeof(buf), "scheme-%u", v->scheme);
+			scheme = buf;
+		}
+		out_string(o, "scheme", " scheme %s", scheme);
+		out_u64(o, "ntrees", " ntrees %" PRIu64, v->ntrees);
+		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
+		if (o->json) {
+			json_u32_array(o, "roots", v->root, v->ntrees);
+		} else {
+			wc_format_u32_list(buf, sizeof(buf), v->root,
+					   v->ntrees, ',');
+			fprintf(o->fp, " roots %s", buf);
+		}
+	}
+	out_text(o, "\n");
+	if (v && verbose)
+		show_parent_ports(o, v);
+	if (o->json)
+		json_close_object(o);
+}
