@@ -11,7 +11,7 @@ set ylabel "mean latency (us)"
 if (!exists("xmax")) xmax = 0.0145
 set xrange [0:xmax]
 set yrange [10:*]
-set key top left
+set key top right
 set grid
 plotcmd = "plot csv every ::1 using 1:3 with linespoints pt 5 title 'SPAM', \
   '' every ::1 using 1:7 with linespoints pt 7 title 'DSTM-1', \
