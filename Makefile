@@ -9,7 +9,7 @@
 #   make fuzz-vm    a long seeded fuzzing run of the kernel interfaces in the
 #                   VM (FUZZ_VM_COUNT, FUZZ_VM_SEED, FUZZ_VM_KERNEL=debug)
 #   make bench      benchmarks (figures, not pass/fail)
-#   make dstm-figs  Figs. 9 and 10 of the DSTM paper with wormsim (about 10
+#   make dstm-figs  Figs. 9 and 10 of the DSTM paper with wormsim (about 15
 #                   min on 2 cores): Documentation/images/dstm-fig{9,10}.*
 #   make fuzz       libFuzzer harnesses, a long run (FUZZ_TIME s per target)
 #

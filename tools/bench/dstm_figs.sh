@@ -7,7 +7,7 @@
 # Documentation/dstm.rst ("Figures 9 and 10 reproduced") explains the
 # parameters and discusses the results.
 #
-#   tools/bench/dstm_figs.sh                 both figures, 3 seeds
+#   tools/bench/dstm_figs.sh                 both figures, 5 seeds (~15 min)
 #   WC_FIGS="9" tools/bench/dstm_figs.sh     only Fig. 9
 #   WC_SEEDS="1" WC_CYCLES=50000 ...         a quick look
 #   WC_AGGREGATE_ONLY=1 ...                  tables and plots from the last runs
@@ -21,7 +21,7 @@
 # flits/node/cycle (wormsim's --load): Fig. 9's 0.001 .. 0.014 is
 # --sweep 0.00128:0.01792:0.00128; Fig. 10 (pure multicast), where every
 # scheme saturates below 0.005, runs 0.0005 .. 0.007 in steps of 0.0005.
-# Run length: WC_WARMUP (50000) + WC_CYCLES (100000) measured cycles, and
+# Run length: WC_WARMUP (50000) + WC_CYCLES (200000) measured cycles, and
 # up to WC_DRAIN (30000) cycles for the measured messages to finish.
 #
 # Output: Documentation/images/dstm-fig{9,10}.{csv,svg,png} (or $WC_FIGS_OUT),
@@ -38,9 +38,9 @@ WORMSIM=${WORMSIM:-$BUILD/wormsim}
 OUT=${WC_FIGS_OUT:-$ROOT/Documentation/images}
 RAW=$BUILD/bench/dstm-figs
 FIGS=${WC_FIGS:-9 10}
-SEEDS=${WC_SEEDS:-1 2 3}
+SEEDS=${WC_SEEDS:-1 2 3 4 5}
 WARMUP=${WC_WARMUP:-50000}
-CYCLES=${WC_CYCLES:-100000}
+CYCLES=${WC_CYCLES:-200000}
 DRAIN=${WC_DRAIN:-30000}
 JOBS=${WC_JOBS:-2}
 RT_TRIALS=${WC_RT_TRIALS:-500}
