@@ -9,6 +9,8 @@
 #   make fuzz-vm    a long seeded fuzzing run of the kernel interfaces in the
 #                   VM (FUZZ_VM_COUNT, FUZZ_VM_SEED, FUZZ_VM_KERNEL=debug)
 #   make bench      benchmarks (figures, not pass/fail)
+#   make dstm-figs  Figs. 9 and 10 of the DSTM paper with wormsim (about 15
+#                   min on 2 cores): Documentation/images/dstm-fig{9,10}.*
 #   make fuzz       libFuzzer harnesses, a long run (FUZZ_TIME s per target)
 #
 # Userspace code is built twice: build/rel (optimised, for the tools and the
@@ -55,7 +57,7 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libnl-route-3.0
 NL_LIBS = $(shell pkg-config --libs libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
 
 .PHONY: all module tools userspace deps check unit kunit vm demo bench \
-	install clean checkpatch sparse fuzz-vm
+	install clean checkpatch sparse fuzz-vm dstm-figs
 
 all: module tools
 
@@ -158,6 +160,11 @@ demo: deps
 bench: deps
 	$(MAKE) all userspace
 	tools/bench/run.sh
+
+# Documentation/dstm.rst, "Figures 9 and 10 reproduced" (WC_SEEDS,
+# WC_CYCLES, WC_WARMUP, WC_DRAIN, WC_JOBS, WC_FIGS: tools/bench/dstm_figs.sh)
+dstm-figs: $(WORMSIM)
+	tools/bench/dstm_figs.sh
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer harnesses (tests/fuzz/, Documentation/testing.rst): built by

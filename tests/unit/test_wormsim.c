@@ -797,6 +797,212 @@ static void test_plot(void)
 	rmdir(dir);
 }
 
+/* --multicast and the RT options: parsing, tables, refusals. */
+static void test_multicast_args(void)
+{
+	struct sim_config cfg;
+	char err[512];
+	u32 i;
+	static const char *const bad[][12] = {
+		{ "--multicast", "bogus" },
+		{ "--multicast", "DSTM-1", "--topology", "torus", "--vcs", "1" },
+		{ "--multicast", "dstm-1" },		/* 8x8 mesh */
+		{ "--multicast", "dstm-2", "--topology", "torus", "--dims", "4x4x4" },
+		{ "--multicast", "rt", "--topology", "torus", "--cons", "1" },
+		{ "--multicast", "spam", "--topology", "hypercube", "--dim", "6" },
+		{ "--multicast", "spam", "--algo", "unicast-based" },
+		{ "--rt-pair", "best" },
+		{ "--multicast", "dstm-1", "--topology", "torus", "--rt-seed", "3" },
+		{ "--multicast", "rt", "--topology", "torus", "--rt-pair", "nope" },
+		{ "--multicast", "rt", "--topology", "torus", "--rt-trials", "0" },
+		{ "--multicast", "rt", "--topology", "torus", "--rt-trials", "100001" },
+		{ "--multicast", "rt", "--topology", "torus", "--rt-seed", "-1" },
+		{ "--multicast", "rt", "--topology", "torus", "--dims", "6x4",
+		  "--rt-pair", "path" },
+		/* asynchronous tree replication with buffers below a worm */
+		{ "--multicast", "dstm-1", "--topology", "torus", "--vcs", "1",
+		  "--replication", "async", "--mcast-frac", "0.5" },
+		{ "--multicast", "spam", "--replication", "async", "--buf-flits",
+		  "30", "--msg-flits", "16", "--mcast-frac", "0.1", "--dsts", "8" },
+	};
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		char *argv[16] = { "wormsim" };
+		char words[200] = "";
+		int argc = 1, ret;
+		u32 j;
+
+		for (j = 0; j < 12 && bad[i][j]; j++) {
+			argv[argc++] = (char *)bad[i][j];
+			snprintf(words + strlen(words), sizeof(words) - strlen(words),
+				 " '%s'", bad[i][j]);
+		}
+		ret = sim_parse_args(argc, argv, &cfg, err, sizeof(err));
+		ok(ret == 1 && err[0] && !cfg.table, "rejects%s: %s", words, err);
+	}
+	ok(PARSE(&cfg, err, "--multicast", "spam", "--replication", "async",
+		 "--buf-flits", "30", "--msg-flits", "16", "--mcast-frac", "0.1",
+		 "--dsts", "7") == 0 && sim_max_worm_flits(&cfg) == 13 + 16 + 1,
+	   "async spam accepted when a worm (13 header flits at most, 16 data, tail) fits in 30 flits: %s",
+	   err);
+	sim_config_free(&cfg);
+	ok(PARSE(&cfg, err, "--multicast", "dstm-1", "--topology", "torus",
+		 "--replication", "async") == 0,
+	   "async with unicast traffic only: nothing replicates, accepted");
+	sim_config_free(&cfg);
+
+	is_int(PARSE(&cfg, err, "--multicast", "unicast", "--topology", "torus"),
+	       0, "--multicast unicast");
+	ok(cfg.algo == &wc_algo_unicast_based && !cfg.table &&
+	   cfg.mcast_scheme == WORMCAST_MCAST_UNICAST,
+	   "unicast: the built-in algorithm, no table");
+	sim_config_free(&cfg);
+
+	is_int(PARSE(&cfg, err, "--multicast", "dstm-1", "--topology", "torus",
+		     "--vcs", "1"), 0, "dstm-1 on the default 8x8 torus, one VC");
+	ok(cfg.algo == &wc_algo_tree && cfg.table &&
+	   cfg.table_len == wc_trees_table_size(2, 64) &&
+	   cfg.mcast_scheme == WORMCAST_MCAST_DSTM1 && cfg.trees_info.cd == 14,
+	   "dstm-1: tree algorithm, %zu table bytes, combined diameter %u (2N-2 on even N)",
+	   cfg.table_len, cfg.trees_info.cd);
+	{
+		void *t;
+		size_t len;
+		const char *why;
+
+		ok(!wc_trees_table(WORMCAST_MCAST_DSTM1, &cfg.topo, NULL, &t, &len,
+				   &why) && len == cfg.table_len &&
+		   !memcmp(t, cfg.table, len),
+		   "the table is the daemon library's bytes, unchanged");
+		free(t);
+	}
+	sim_config_free(&cfg);
+	sim_config_free(&cfg);	/* idempotent */
+	ok(!cfg.table, "sim_config_free() frees the table");
+
+	is_int(PARSE(&cfg, err, "--multicast", "rt", "--topology", "torus",
+		     "--dims", "6x6", "--rt-pair", "best", "--rt-seed", "7",
+		     "--rt-trials", "9"), 0, "rt with a pair, a seed and trials");
+	ok(cfg.trees_opts.rt_pair == WC_RT_PAIR_BEST && cfg.trees_opts.seed == 7 &&
+	   cfg.trees_opts.trials == 9 && cfg.trees_info.trial < 9,
+	   "rt options kept; chosen trial %u of 9", cfg.trees_info.trial);
+	{
+		char label[32];
+
+		ok(!strcmp(sim_scheme_label(&cfg, label, sizeof(label)), "rt-best"),
+		   "label rt-best");
+	}
+	sim_config_free(&cfg);
+	is_int(PARSE(&cfg, err, "--multicast", "rt", "--topology", "torus",
+		     "--rt-pair", "worst"), 0, "rt pair alias worst");
+	ok(cfg.trees_opts.rt_pair == WC_RT_PAIR_PATH && cfg.trees_info.cd == 62,
+	   "worst = path: two Hamilton paths on 8x8, combined diameter %u",
+	   cfg.trees_info.cd);
+	sim_config_free(&cfg);
+	is_int(PARSE(&cfg, err, "--multicast", "rt", "--topology", "torus"), 0,
+	       "rt defaults");
+	ok(cfg.trees_opts.rt_pair == WC_RT_PAIR_AVERAGE && cfg.trees_opts.seed == 0 &&
+	   cfg.trees_opts.trials == WC_TREES_DEFAULT_TRIALS,
+	   "rt defaults: average, seed 0, %u trials", WC_TREES_DEFAULT_TRIALS);
+	sim_config_free(&cfg);
+}
+
+/*
+ * A short run per tree scheme: everything delivered, no deadlock, no
+ * routing error; the output does not depend on the number of workers
+ * (each run has its own tree set).
+ */
+static void test_multicast_runs(void)
+{
+	static const char *const schemes[][3] = {
+		{ "spam" }, { "dstm-1" }, { "dstm-2" },
+		{ "rt", "--rt-pair", "average" }, { "rt", "--rt-pair", "best" },
+		{ "rt", "--rt-pair", "path" },
+	};
+	struct sim_config cfg;
+	struct sim_result res;
+	char err[512], *a, *b;
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(schemes); i++) {
+		char *argv[40] = {
+			"wormsim", "--topology", "torus", "--vcs", "1",
+			"--startup", "20", "--router-delay", "2",
+			"--msg-flits", "8", "--mcast-frac", "0.2", "--dsts",
+			"uniform:2:12", "--cycles", "6000", "--warmup", "300",
+			"--load", "0.008", "--multicast",
+		};
+		int argc = 22, ret;
+		u32 j;
+		u64 done;
+
+		for (j = 0; j < 3 && schemes[i][j]; j++)
+			argv[argc++] = (char *)schemes[i][j];
+		if (!strcmp(schemes[i][0], "rt")) {
+			argv[argc++] = "--rt-trials";
+			argv[argc++] = "10";
+		}
+		ret = sim_parse_args(argc, argv, &cfg, err, sizeof(err));
+		if (!ok(!ret, "8x8 torus, %s %s: parses %s", schemes[i][0],
+			schemes[i][2] ? schemes[i][2] : "", err))
+			continue;
+		ret = sim_run(&cfg, cfg.load, &res);
+		done = res.cls[SIM_UNICAST].count + res.cls[SIM_MULTICAST].count;
+		ok(!ret && res.tagged > 300 && done == res.tagged && !res.incomplete &&
+		   !res.lost && !res.deadlocks && !res.route_errors &&
+		   res.cls[SIM_MULTICAST].count > 50,
+		   "%s %s: %llu messages (%llu multicast) all delivered, no deadlock or route error (%llu, %llu)",
+		   schemes[i][0], schemes[i][2] ? schemes[i][2] : "",
+		   (unsigned long long)res.tagged,
+		   (unsigned long long)res.cls[SIM_MULTICAST].count,
+		   (unsigned long long)res.deadlocks,
+		   (unsigned long long)res.route_errors);
+		sim_config_free(&cfg);
+	}
+
+	/* Zero load: one message at a time, no loss; unicast on the tree */
+	PARSE(&cfg, err, "--topology", "torus", "--dims", "6x6", "--vcs", "1",
+	      "--multicast", "dstm-1", "--msg-flits", "4", "--cycles", "500");
+	{
+		struct sim_zero_load z;
+		int zret = sim_zero_load(&cfg, &z);
+
+		ok(!zret && z.count == SIM_ZERO_LOAD_MSGS &&
+		   !z.incomplete && z.hops_mean > 0,
+		   "dstm-1 zero load: %llu unicasts, %.2f hops (tree paths)",
+		   (unsigned long long)z.count, z.hops_mean);
+	}
+	sim_config_free(&cfg);
+
+	/* SPAM on a mesh, asynchronous replication with whole-worm buffers */
+	is_int(PARSE(&cfg, err, "--multicast", "spam", "--dims", "6x6",
+		     "--replication", "async", "--buf-flits", "64",
+		     "--msg-flits", "16", "--mcast-frac", "0.5", "--dsts",
+		     "uniform:2:20", "--load", "0.015", "--cycles", "3000"),
+	       0, "spam on a 6x6 mesh, asynchronous: %s", err);
+	sim_run(&cfg, cfg.load, &res);
+	ok(res.tagged > 40 && !res.incomplete && !res.lost && !res.deadlocks &&
+	   !res.route_errors && res.cls[SIM_MULTICAST].count > 20,
+	   "spam mesh async: %llu messages delivered, no deadlock",
+	   (unsigned long long)res.tagged);
+	sim_config_free(&cfg);
+
+	/* Determinism across workers with one tree set per run */
+	PARSE(&cfg, err, "--topology", "torus", "--vcs", "1", "--multicast",
+	      "dstm-2", "--sweep", "0.02:0.06:0.02", "--msg-flits", "8",
+	      "--mcast-frac", "0.2", "--cycles", "1500", "--warmup", "100");
+	a = run_text(&cfg, 1);
+	b = run_text(&cfg, 3);
+	ok(a && b && !strcmp(a, b) &&
+	   strstr(a, "trees:   multicast dstm-2; combined diameter 14") &&
+	   strstr(a, "\"multicast\":{\"scheme\":\"dstm-2\"") &&
+	   strstr(a, "torus,8x8,dstm-2,"),
+	   "dstm-2 sweep: identical output with 1 and 3 workers; text, JSON and CSV name the scheme");
+	free(a);
+	free(b);
+	sim_config_free(&cfg);
+}
+
 int main(void)
 {
 	test_hist();
@@ -809,5 +1015,7 @@ int main(void)
 	test_zero_load();
 	test_sweep();
 	test_plot();
+	test_multicast_args();
+	test_multicast_runs();
 	return done_testing();
 }

@@ -25,12 +25,14 @@ int main(int argc, char **argv)
 	}
 	if (cfg.help) {
 		sim_usage(stdout);
+		sim_config_free(&cfg);
 		return 0;
 	}
 	if (cfg.csv_path) {
 		csv = strcmp(cfg.csv_path, "-") ? fopen(cfg.csv_path, "w") : stdout;
 		if (!csv) {
 			fprintf(stderr, "wormsim: %s: %m\n", cfg.csv_path);
+			sim_config_free(&cfg);
 			return 1;
 		}
 	}
@@ -73,5 +75,6 @@ out:
 		status = 1;
 	}
 	sim_sweep_free(&sw);
+	sim_config_free(&cfg);
 	return status;
 }

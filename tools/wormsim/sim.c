@@ -244,6 +244,7 @@ enum {
 	OPT_WATCHDOG, OPT_LOAD, OPT_MSG_BYTES, OPT_MSG_FLITS, OPT_MCAST_FRAC,
 	OPT_DSTS, OPT_ALGO, OPT_SEED, OPT_CYCLES, OPT_WARMUP, OPT_DRAIN,
 	OPT_CSV, OPT_SWEEP, OPT_PLOT, OPT_JSON, OPT_JOBS, OPT_KNEE,
+	OPT_MULTICAST, OPT_RT_PAIR, OPT_RT_SEED, OPT_RT_TRIALS,
 };
 
 static const struct option long_opts[] = {
@@ -277,6 +278,10 @@ static const struct option long_opts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "knee-ratio", required_argument, NULL, OPT_KNEE },
+	{ "multicast", required_argument, NULL, OPT_MULTICAST },
+	{ "rt-pair", required_argument, NULL, OPT_RT_PAIR },
+	{ "rt-seed", required_argument, NULL, OPT_RT_SEED },
+	{ "rt-trials", required_argument, NULL, OPT_RT_TRIALS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -316,6 +321,22 @@ void sim_usage(FILE *f)
 		fprintf(f, " %s", sim_algos[i]->name);
 	fputs(
 "\n"
+"\n"
+"Multicast scheme (the kernel's; tables from the daemon's library):\n"
+"  --multicast SCHEME   unicast (default: --algo, one worm per destination),\n"
+"                       or a tree scheme that routes every message, unicast\n"
+"                       included, in spanning trees: spam (one BFS tree),\n"
+"                       dstm-1, dstm-2 (two edge-disjoint trees, 2-D torus),\n"
+"                       rt (two Roskind-Tarjan trees, 2-D torus); tree\n"
+"                       schemes need no virtual channels (--vcs 1 is fine),\n"
+"                       two-tree schemes 2 consumption channels, and\n"
+"                       asynchronous replication buffers of a whole worm\n"
+"  --rt-pair PAIR       rt: average (default), best or path (the paper's\n"
+"                       Tarjan(average), Tarjan(best), Tarjan(path))\n"
+"  --rt-seed N          rt average/best: trial i uses random order N + i\n"
+"                       (default 0)\n"
+"  --rt-trials N        rt average/best: random orders tried, 1..100000\n"
+"                       (default 100)\n"
 "\n"
 "Traffic (Poisson arrivals at every node, uniform random destinations):\n"
 "  --load F             offered load in data flits per node per cycle,\n"
@@ -368,6 +389,7 @@ struct raw_args {
 	const char *param[OPT_WATCHDOG - OPT_FLIT_BYTES + 1];
 	const char *load, *msg_bytes, *msg_flits, *mcast_frac, *dsts, *algo;
 	const char *seed, *cycles, *warmup, *drain, *sweep, *jobs, *knee;
+	const char *multicast, *rt_pair, *rt_seed, *rt_trials;
 };
 
 static int resolve_topology(const struct raw_args *a, struct sim_config *cfg,
@@ -460,14 +482,95 @@ static int resolve_params(const struct raw_args *a, struct sim_config *cfg,
 	return 0;
 }
 
+/* --rt-pair, --rt-seed, --rt-trials: only with --multicast rt. */
+static int resolve_rt_opts(const struct raw_args *a, struct sim_config *cfg,
+			   char *err, size_t len)
+{
+	struct wc_trees_opts *o = &cfg->trees_opts;
+	u64 v;
+
+	wc_trees_opts_default(o);
+	if ((a->rt_pair || a->rt_seed || a->rt_trials) &&
+	    cfg->mcast_scheme != WORMCAST_MCAST_RT)
+		return errf(err, len, 1,
+			    "--rt-pair, --rt-seed and --rt-trials go with --multicast rt");
+	if (a->rt_pair && wc_rt_pair_parse(a->rt_pair, &o->rt_pair))
+		return errf(err, len, 1,
+			    "--rt-pair: expected average, best or path, got '%s'",
+			    a->rt_pair);
+	if (a->rt_seed) {
+		if (!parse_u64(a->rt_seed, 0, U64_MAX, &v))
+			return errf(err, len, 1,
+				    "--rt-seed: expected a non-negative integer, got '%s'",
+				    a->rt_seed);
+		o->seed = v;
+	}
+	if (a->rt_trials) {
+		if (!parse_u64(a->rt_trials, 1, WC_TREES_MAX_TRIALS, &v))
+			return errf(err, len, 1, "--rt-trials: expected 1..%u, got '%s'",
+				    WC_TREES_MAX_TRIALS, a->rt_trials);
+		o->trials = (u32)v;
+	}
+	return 0;
+}
+
+/*
+ * A tree scheme: the engine's tree algorithm on the table the daemon's
+ * library computes (the bytes the kernel would get), checked once here by
+ * building a tree set from it, as the kernel does before it commits.
+ */
+static int resolve_trees(struct sim_config *cfg, char *err, size_t len)
+{
+	const char *name = wc_mcast_scheme_name(cfg->mcast_scheme);
+	struct wc_tree_set set;
+	const char *why = NULL;
+	int ret;
+
+	cfg->algo = &wc_algo_tree;
+	if (wc_tree_scheme_check(cfg->mcast_scheme, &cfg->topo, &cfg->params, &why))
+		return errf(err, len, 1, "--multicast %s on %s: %s", name,
+			    wc_topo_kind_name(cfg->topo.kind), why);
+	if (cfg->algo->check && cfg->algo->check(&cfg->topo, &cfg->params, &why))
+		return errf(err, len, 1, "--multicast %s on %s: %s", name,
+			    wc_topo_kind_name(cfg->topo.kind), why);
+	ret = wc_trees_table_info(cfg->mcast_scheme, &cfg->topo, &cfg->trees_opts,
+				  &cfg->table, &cfg->table_len, &cfg->trees_info,
+				  &why);
+	if (ret)
+		return errf(err, len, 1, "--multicast %s: %s", name,
+			    ret == -ENOMEM ? "out of memory" : why);
+	ret = wc_tree_set_build(&set, &cfg->topo, cfg->table, cfg->table_len, &why);
+	if (ret)
+		return errf(err, len, 1, "--multicast %s: table refused by the engine: %s",
+			    name, ret == -ENOMEM ? "out of memory" : why);
+	wc_tree_set_free(&set);
+	return 0;
+}
+
 static int resolve_algo(const struct raw_args *a, struct sim_config *cfg,
 			char *err, size_t len)
 {
 	const char *name = a->algo ? a->algo : "unicast-based";
 	const char *why = NULL;
+	int ret;
 	u32 i;
 
 	cfg->algo = NULL;
+	cfg->mcast_scheme = WORMCAST_MCAST_UNICAST;
+	if (a->multicast && wc_mcast_scheme_parse(a->multicast, &cfg->mcast_scheme))
+		return errf(err, len, 1,
+			    "--multicast: expected unicast, spam, dstm-1, dstm-2 or rt, got '%s'",
+			    a->multicast);
+	ret = resolve_rt_opts(a, cfg, err, len);
+	if (ret)
+		return ret;
+	if (cfg->mcast_scheme != WORMCAST_MCAST_UNICAST) {
+		if (a->algo)
+			return errf(err, len, 1,
+				    "--algo and --multicast %s are exclusive: a tree scheme routes every message",
+				    a->multicast);
+		return resolve_trees(cfg, err, len);
+	}
 	for (i = 0; i < ARRAY_SIZE(sim_algos); i++)
 		if (!strcmp(name, sim_algos[i]->name))
 			cfg->algo = sim_algos[i];
@@ -660,6 +763,56 @@ static int resolve_traffic(const struct raw_args *a, struct sim_config *cfg,
 	return ret;
 }
 
+u32 sim_max_worm_flits(const struct sim_config *cfg)
+{
+	u32 d = cfg->mcast_frac > 0 ? cfg->dsts_max : 1;
+	u32 hdr = cfg->mcast_scheme != WORMCAST_MCAST_UNICAST ? 2 * d - 1 : 1;
+
+	return hdr + sim_msg_flits(cfg) + 1;
+}
+
+/*
+ * Asynchronous replication of tree worms is input-buffer replication: a
+ * router must be able to hold what a blocked branch has not taken yet,
+ * i.e. a whole worm.  With smaller buffers a blocked branch holds its
+ * siblings as lock step does, without lock step's coordination, and tree
+ * worms can deadlock (the engine's watchdog reports it).  Refused.
+ */
+static int check_replication(struct sim_config *cfg, char *err, size_t len)
+{
+	u32 worm = sim_max_worm_flits(cfg);
+
+	if (cfg->mcast_scheme == WORMCAST_MCAST_UNICAST ||
+	    cfg->params.replication != WC_REPL_ASYNC || !(cfg->mcast_frac > 0) ||
+	    cfg->params.buf_flits >= worm)
+		return 0;
+	return errf(err, len, 1,
+		    "--replication async with --multicast %s needs buffers that hold a whole worm (%u flits: up to %u header, %u data, 1 tail), --buf-flits is %u%s; use --replication lockstep (the paper's coordinated flow control)",
+		    wc_mcast_scheme_name(cfg->mcast_scheme), worm,
+		    worm - 1 - sim_msg_flits(cfg), sim_msg_flits(cfg),
+		    cfg->params.buf_flits,
+		    worm > WC_MAX_BUF_FLITS ? " (the engine's most is 64)" : "");
+}
+
+void sim_config_free(struct sim_config *cfg)
+{
+	free(cfg->table);
+	cfg->table = NULL;
+	cfg->table_len = 0;
+}
+
+const char *sim_scheme_label(const struct sim_config *cfg, char *buf,
+			     size_t len)
+{
+	if (cfg->mcast_scheme == WORMCAST_MCAST_UNICAST)
+		snprintf(buf, len, "%s", cfg->algo->name);
+	else if (cfg->mcast_scheme == WORMCAST_MCAST_RT)
+		snprintf(buf, len, "rt-%s", wc_rt_pair_name(cfg->trees_opts.rt_pair));
+	else
+		snprintf(buf, len, "%s", wc_mcast_scheme_name(cfg->mcast_scheme));
+	return buf;
+}
+
 int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 		   char *err, size_t errlen)
 {
@@ -756,6 +909,18 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 		case OPT_KNEE:
 			a.knee = optarg;
 			break;
+		case OPT_MULTICAST:
+			a.multicast = optarg;
+			break;
+		case OPT_RT_PAIR:
+			a.rt_pair = optarg;
+			break;
+		case OPT_RT_SEED:
+			a.rt_seed = optarg;
+			break;
+		case OPT_RT_TRIALS:
+			a.rt_trials = optarg;
+			break;
 		case ':':
 			return errf(err, errlen, 2, "option '%s' needs an argument",
 				    argv[optind - 1]);
@@ -776,6 +941,10 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 		ret = resolve_algo(&a, cfg, err, errlen);
 	if (!ret)
 		ret = resolve_traffic(&a, cfg, err, errlen);
+	if (!ret)
+		ret = check_replication(cfg, err, errlen);
+	if (ret)
+		sim_config_free(cfg);
 	return ret;
 }
 
@@ -801,6 +970,7 @@ struct sim_msg {
 	u32 ndsts, delivered;
 	u8 cls;
 	bool tagged;			/* generated in the measured window */
+	u32 hdr[];			/* header words (tree schemes), hdr_words */
 };
 
 struct sim_state {
@@ -809,6 +979,9 @@ struct sim_state {
 	struct wc_engine *e;
 	struct sim_rng rng;
 	struct sim_msg live;		/* list head */
+	struct wc_tree_set *trees;	/* this run's own, or NULL (unicast) */
+	const void *tables;		/* what wc_engine_run() gets */
+	u32 hdr_words;			/* room at sim_msg.hdr, per message */
 	u32 *perm, *pos;		/* node permutation and its inverse */
 	struct sim_hist *lat;		/* SIM_NCLASSES histograms */
 	/* Simulator and engine clocks when the current wc_engine_run() began:
@@ -960,6 +1133,10 @@ static int sim_generate(struct sim_state *st, u64 now)
 		return -ENOMEM;
 	}
 	wc_msg_init(st->e, sm->m, src, cfg->msg_bytes, sm);
+	if (st->hdr_words) {
+		/* sized for dsts_max at state_init(); this message needs ... */
+		sm->m->hdr = sm->hdr;
+	}
 	sm->cls = mcast ? SIM_MULTICAST : SIM_UNICAST;
 	sm->tagged = in_window(st, now);
 	if (mcast) {
@@ -978,6 +1155,8 @@ static int sim_generate(struct sim_state *st, u64 now)
 			dst++;
 		wc_msg_add_dst(st->e, sm->m, dst);
 	}
+	if (st->hdr_words)
+		sm->m->hdr_max = wc_algo_hdr_words(cfg->algo, sm->ndsts);
 	if (sm->tagged) {
 		st->res->tagged++;
 		st->outstanding++;
@@ -1041,6 +1220,7 @@ static int state_init(struct sim_state *st, const struct sim_config *cfg,
 		      struct sim_result *res)
 {
 	const struct wc_topo *t = &cfg->topo;
+	int err;
 	u32 i;
 
 	memset(st, 0, sizeof(*st));
@@ -1054,7 +1234,25 @@ static int state_init(struct sim_state *st, const struct sim_config *cfg,
 	st->e = wc_engine_create(t, &cfg->params, cfg->algo, &sim_ops, st);
 	if (!st->perm || !st->pos || !st->lat || !st->e)
 		return -ENOMEM;
-	st->msg_bytes = sizeof(struct sim_msg) + wc_msg_size(st->e);
+	if (cfg->table) {
+		/* our own set: it holds the encoder's scratch */
+		st->trees = st_zalloc(st, sizeof(*st->trees));
+		if (!st->trees)
+			return -ENOMEM;
+		err = wc_tree_set_build(st->trees, t, cfg->table, cfg->table_len,
+					NULL);
+		if (err) {
+			st_free(st, st->trees, sizeof(*st->trees));
+			st->trees = NULL;
+			return err;
+		}
+		st->mem += st->trees->mem;
+		st->tables = st->trees;
+	}
+	st->hdr_words = wc_algo_hdr_words(cfg->algo, cfg->mcast_frac > 0 ?
+					  cfg->dsts_max : 1);
+	st->msg_bytes = sizeof(struct sim_msg) + st->hdr_words * sizeof(u32) +
+			wc_msg_size(st->e);
 	st->mem += wc_engine_mem(st->e);
 	st->mem_peak = st->mem > st->mem_peak ? st->mem : st->mem_peak;
 	for (i = 0; i < t->nnodes; i++)
@@ -1073,6 +1271,11 @@ static void state_fini(struct sim_state *st)
 	if (st->e) {
 		wc_engine_flush(st->e);
 		wc_engine_destroy(st->e);
+	}
+	if (st->trees) {
+		st->mem -= st->trees->mem;
+		wc_tree_set_free(st->trees);
+		st_free(st, st->trees, sizeof(*st->trees));
 	}
 	while (st->live.next != &st->live) {
 		struct sim_msg *sm = st->live.next;
@@ -1147,7 +1350,7 @@ int sim_run(const struct sim_config *cfg, double load, struct sim_result *res)
 			stop = end;
 		st.chunk_sim = now;
 		st.chunk_eng = wc_engine_now(st.e);
-		wc_engine_run(st.e, stop - now, NULL);
+		wc_engine_run(st.e, stop - now, st.tables);
 		now = stop;
 		if (st.deadlock_seen) {
 			wc_engine_dump_waits(st.e, res->dump, sizeof(res->dump));
@@ -1218,7 +1421,7 @@ int sim_zero_load(const struct sim_config *cfg, struct sim_zero_load *z)
 		st.chunk_sim = now;
 		st.chunk_eng = wc_engine_now(st.e);
 		if (!ret)
-			now += wc_engine_run(st.e, budget, NULL);
+			now += wc_engine_run(st.e, budget, st.tables);
 		if (!ret && wc_engine_busy(st.e)) {
 			/* counted as lost by msg_done: not a zero-load sample */
 			z->incomplete++;
@@ -1402,6 +1605,29 @@ static void format_dims(const struct wc_topo *t, char *buf, size_t len)
 static const char *class_name[SIM_NCLASSES] = { "unicast", "multicast" };
 static const char *class_short[SIM_NCLASSES] = { "uni", "mc" };
 
+/* The tree scheme and what its table's construction saw. */
+static void print_trees(FILE *f, const struct sim_config *cfg)
+{
+	const struct wc_trees_info *in = &cfg->trees_info;
+	const struct wc_trees_opts *o = &cfg->trees_opts;
+
+	if (cfg->mcast_scheme == WORMCAST_MCAST_UNICAST)
+		return;
+	fprintf(f, "trees:   multicast %s", wc_mcast_scheme_name(cfg->mcast_scheme));
+	if (cfg->mcast_scheme == WORMCAST_MCAST_RT) {
+		fprintf(f, ", pair %s", wc_rt_pair_name(o->rt_pair));
+		if (o->rt_pair != WC_RT_PAIR_PATH)
+			fprintf(f, " (trial %u of %u from seed %llu; balance B %u, median %u; mean CD %.2f, AD %.3f)",
+				in->trial, o->trials, (unsigned long long)o->seed,
+				in->balance, in->median_balance, in->mean_cd,
+				in->mean_ad);
+	}
+	if (in->cd)
+		fprintf(f, "; combined diameter %u, average distance %.3f", in->cd,
+			in->ad);
+	fprintf(f, "; table %zu bytes\n", cfg->table_len);
+}
+
 static void print_setup(FILE *f, const struct sim_config *cfg)
 {
 	const struct wc_engine_params *p = &cfg->params;
@@ -1412,6 +1638,7 @@ static void print_setup(FILE *f, const struct sim_config *cfg)
 		wc_topo_kind_name(cfg->topo.kind), dims, cfg->topo.nnodes,
 		wc_topo_nlinks(&cfg->topo), cfg->algo->name,
 		(unsigned long long)cfg->seed);
+	print_trees(f, cfg);
 	fprintf(f, "engine:  flit %u B, buffer %u flit(s), %u VC(s), %u injection and %u consumption channel(s),\n"
 		   "         router delay %u, link delay %u, startup %u, %s replication, watchdog %u\n",
 		p->flit_bytes, p->buf_flits, p->vcs, p->inj_channels,
@@ -1556,6 +1783,20 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 	fprintf(f, "],\"nodes\":%u,\"links\":%u,\"algo\":\"%s\",\"seed\":%llu,\n",
 		cfg->topo.nnodes, wc_topo_nlinks(&cfg->topo), cfg->algo->name,
 		(unsigned long long)cfg->seed);
+	fprintf(f, " \"multicast\":{\"scheme\":\"%s\",\"rt_pair\":",
+		wc_mcast_scheme_name(cfg->mcast_scheme));
+	if (cfg->mcast_scheme == WORMCAST_MCAST_RT)
+		fprintf(f, "\"%s\",\"rt_seed\":%llu,\"rt_trials\":%u,\"rt_trial\":%u,",
+			wc_rt_pair_name(cfg->trees_opts.rt_pair),
+			(unsigned long long)cfg->trees_opts.seed,
+			cfg->trees_opts.trials, cfg->trees_info.trial);
+	else
+		fputs("null,", f);
+	if (cfg->trees_info.cd)
+		fprintf(f, "\"cd\":%u,\"ad\":%.4f},\n", cfg->trees_info.cd,
+			cfg->trees_info.ad);
+	else
+		fputs("\"cd\":null,\"ad\":null},\n", f);
 	fprintf(f, " \"params\":{\"flit_bytes\":%u,\"buf_flits\":%u,\"vcs\":%u,"
 		   "\"inj_channels\":%u,\"cons_channels\":%u,\"router_delay\":%u,"
 		   "\"link_delay\":%u,\"startup\":%u,\"replication\":\"%s\","
@@ -1644,10 +1885,11 @@ void sim_print_csv(FILE *f, const struct sim_config *cfg,
 		   const struct sim_sweep *sw)
 {
 	const struct sim_result *res = sw->res;
-	char dims[48];
+	char dims[48], label[32];
 	u32 i, c, n = sw->n;
 
 	format_dims(&cfg->topo, dims, sizeof(dims));
+	sim_scheme_label(cfg, label, sizeof(label));
 	fputs("topology,dims,algo,seed,msg_flits,mcast_frac,load,offered,"
 	      "accepted,delivered,uni_count,uni_mean,uni_p50,uni_p99,uni_max,"
 	      "mc_count,mc_mean,mc_p50,mc_p99,mc_max,latency_mean,latency_ratio,"
@@ -1657,7 +1899,7 @@ void sim_print_csv(FILE *f, const struct sim_config *cfg,
 		const struct sim_result *r = &res[i];
 
 		fprintf(f, "%s,%s,%s,%llu,%u,%.4f,%.4f,%.6f,%.6f,%.6f",
-			wc_topo_kind_name(cfg->topo.kind), dims, cfg->algo->name,
+			wc_topo_kind_name(cfg->topo.kind), dims, label,
 			(unsigned long long)cfg->seed, sim_msg_flits(cfg),
 			cfg->mcast_frac, r->load, r->offered, r->accepted,
 			r->delivered);
@@ -1703,7 +1945,7 @@ static int write_plot_files(const char *prefix, const struct sim_config *cfg,
 	const struct sim_saturation *s = &sw->sat;
 	u32 n = sw->n;
 	bool have[SIM_NCLASSES] = { false, false };
-	char path[4096], dims[48];
+	char path[4096], dims[48], label[32];
 	const char *sep = "plot ";
 	FILE *f;
 	u32 i, c;
@@ -1733,7 +1975,8 @@ static int write_plot_files(const char *prefix, const struct sim_config *cfg,
 	format_dims(&cfg->topo, dims, sizeof(dims));
 	fprintf(f, "# gnuplot script written by wormsim: gnuplot '%s.gp'\n", prefix);
 	fprintf(f, "set title \"wormsim: %s %s, %s, %u-flit messages, multicast fraction %.2f\"\n",
-		wc_topo_kind_name(cfg->topo.kind), dims, cfg->algo->name,
+		wc_topo_kind_name(cfg->topo.kind), dims,
+		sim_scheme_label(cfg, label, sizeof(label)),
 		sim_msg_flits(cfg), cfg->mcast_frac);
 	fprintf(f, "set xlabel \"offered load (data flits/node/cycle)\"\n"
 		   "set ylabel \"latency (cycles)\"\n"

@@ -16,6 +16,8 @@
 #include <stdio.h>
 
 #include "engine.h"
+#include "tree_mcast.h"
+#include "trees_table.h"
 
 /* ---------------------------------------------------------------- PRNG */
 
@@ -87,6 +89,19 @@ struct sim_config {
 	struct wc_topo topo;
 	struct wc_engine_params params;
 	const struct wc_algo *algo;
+	/*
+	 * --multicast: enum wormcast_mcast_scheme.  Under a tree scheme
+	 * (spam, dstm-1, dstm-2, rt) algo is wc_algo_tree and @table holds
+	 * the struct wormcast_trees bytes of daemon/lib/trees_table.h, the
+	 * very bytes wormcastd pushes into the kernel; built once by
+	 * sim_parse_args(), read-only afterwards.  Each run builds its own
+	 * struct wc_tree_set from them (a set holds the encoder's scratch).
+	 */
+	u32 mcast_scheme;
+	struct wc_trees_opts trees_opts;	/* --rt-pair, --rt-seed, --rt-trials */
+	struct wc_trees_info trees_info;	/* what the table's choice saw */
+	void *table;			/* NULL under unicast */
+	size_t table_len;
 	/* Offered load: data flits generated per node per cycle. */
 	double load;
 	u32 msg_bytes;
@@ -119,6 +134,17 @@ struct sim_config {
  */
 int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 		   char *err, size_t errlen);
+/* Free what sim_parse_args() allocated (the tree table); idempotent. */
+void sim_config_free(struct sim_config *cfg);
+/* "unicast-based", or the scheme's name ("dstm-1", "rt-best", ...). */
+const char *sim_scheme_label(const struct sim_config *cfg, char *buf,
+			     size_t len);
+/*
+ * Largest worm of the configured traffic, in flits: header flits (one per
+ * destination and splitting router under a tree scheme: at most 2D - 1),
+ * data flits and the tail.
+ */
+u32 sim_max_worm_flits(const struct sim_config *cfg);
 void sim_usage(FILE *f);
 
 /* Offered load of sweep point @i. */
