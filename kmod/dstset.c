@@ -200,8 +200,9 @@ static void wc_mc_move(struct wc_mcindex *idx, u32 node,
 }
 
 int wc_mcindex_set_node(struct wc_mcindex *idx, u32 node, bool all,
-			u8 (*addrs)[ETH_ALEN], u32 count, gfp_t gfp)
+			u8 *list, u32 count)
 {
+	u8 (*addrs)[ETH_ALEN] = (void *)list;
 	struct wc_mcnode *mn;
 	u8 (*old)[ETH_ALEN];
 	struct wc_mcgroup *g;
@@ -224,7 +225,7 @@ int wc_mcindex_set_node(struct wc_mcindex *idx, u32 node, bool all,
 	for (i = 0; i < n; i++) {
 		if (wc_mc_find(idx, addrs[i]))
 			continue;
-		g = kzalloc(struct_size(g, members, idx->nwords), gfp);
+		g = kzalloc(struct_size(g, members, idx->nwords), GFP_ATOMIC);
 		if (!g) {
 			err = -ENOMEM;
 			break;

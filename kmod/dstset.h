@@ -92,15 +92,16 @@ void wc_mcindex_set_up(struct wc_mcindex *idx, u32 node, bool up);
 
 /*
  * Replace what the index holds for @node: @all (promiscuous or allmulti)
- * and its multicast list @addrs (@count entries, any order, duplicates
- * allowed, non-multicast ones ignored).  The index takes @addrs (a
- * kmalloc'ed array, or NULL when @count is 0) and frees it.  Never sleeps.
+ * and its multicast list @addrs (@count addresses of ETH_ALEN bytes, any
+ * order, duplicates allowed, non-multicast ones ignored).  The index takes
+ * @addrs (kmalloc'ed, or NULL when @count is 0) and frees it.  Never sleeps
+ * (groups are allocated with GFP_ATOMIC under idx->lock).
  * Returns -ENOMEM if a group could not be allocated: the node is then put
  * in the accept-all set (it may receive more than it joined, never less)
  * until an update succeeds.
  */
 int wc_mcindex_set_node(struct wc_mcindex *idx, u32 node, bool all,
-			u8 (*addrs)[ETH_ALEN], u32 count, gfp_t gfp);
+			u8 *addrs, u32 count);
 
 /* The group of @mac, or NULL; under rcu_read_lock() or idx->lock. */
 const struct wc_mcgroup *wc_mcindex_find(const struct wc_mcindex *idx,
@@ -108,8 +109,9 @@ const struct wc_mcgroup *wc_mcindex_find(const struct wc_mcindex *idx,
 
 /*
  * Destinations of a frame sent by @src to multicast @mac (@bcast: to the
- * broadcast address) into @out (BITS_TO_LONGS(nnodes) words).  Under rcu_read_lock(); BITS_TO_LONGS(nnodes) words read
- * and written, plus the hash chain of @mac.
+ * broadcast address) into @out (BITS_TO_LONGS(nnodes) words).  Under
+ * rcu_read_lock(); BITS_TO_LONGS(nnodes) words read and written, plus the
+ * hash chain of @mac.
  */
 void wc_mcindex_dsts(const struct wc_mcindex *idx, const u8 *mac, bool bcast,
 		     u32 src, unsigned long *out);

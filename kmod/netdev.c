@@ -103,8 +103,7 @@ static int wc_node_open(struct net_device *dev)
 static void wc_node_leave(struct wc_node *node)
 {
 	wc_mcindex_set_up(node->fabric->mc, node->id, false);
-	wc_mcindex_set_node(node->fabric->mc, node->id, false, NULL, 0,
-			    GFP_KERNEL);
+	wc_mcindex_set_node(node->fabric->mc, node->id, false, NULL, 0);
 }
 
 static int wc_node_stop(struct net_device *dev)
@@ -140,11 +139,14 @@ static void wc_node_set_rx_mode(struct net_device *dev)
 	u8 (*addrs)[ETH_ALEN] = NULL;
 	struct netdev_hw_addr *ha;
 	bool fallback = false;
+	int err;
 
 	if (count) {
 		addrs = kmalloc_array(count, ETH_ALEN, GFP_ATOMIC);
-		if (!addrs)
-			fallback = all = true;
+		if (!addrs) {
+			fallback = true;
+			all = true;
+		}
 	}
 	if (addrs) {
 		netdev_for_each_mc_addr(ha, dev) {
@@ -153,8 +155,9 @@ static void wc_node_set_rx_mode(struct net_device *dev)
 			ether_addr_copy(addrs[n++], ha->addr);
 		}
 	}
-	if (wc_mcindex_set_node(node->fabric->mc, node->id, all, addrs, n,
-				GFP_ATOMIC) || fallback)
+	err = wc_mcindex_set_node(node->fabric->mc, node->id, all,
+				  (u8 *)addrs, n);
+	if (err || fallback)
 		atomic64_inc(&node->rxf_fallbacks);
 }
 

@@ -16,7 +16,8 @@
 # the guest, default $BUILD, or build/ when $BUILD is under /tmp, /run or
 # /var/tmp, which the VM does not see), WC_MODULE (see tests/vm/run.sh),
 # and the guest's settings WC_BENCH_RUNS, WC_BENCH_SECS, WC_BENCH_MEM_RUNS,
-# WC_BENCH_MEM_DIMS, WC_BENCH_PARTS (see tests/vm/bench-guest.sh).
+# WC_BENCH_MEM_DIMS, WC_BENCH_MC_FRAMES, WC_BENCH_PARTS (see
+# tests/vm/bench-guest.sh).
 set -u
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -54,6 +55,7 @@ done
 # The guest's settings travel on its command line: allow only plain values.
 settings=""
 for var in WC_BENCH_RUNS WC_BENCH_SECS WC_BENCH_MEM_RUNS WC_BENCH_MEM_DIMS WC_BENCH_RTNL_DIMS \
+	WC_BENCH_MC_FRAMES \
 	WC_BENCH_PARTS; do
 	eval "val=\${$var-}"
 	[ -n "$val" ] || continue
