@@ -15,8 +15,9 @@
 # 2. 32x32 mesh (1024 nodes, in one namespace, IPv6 off so that nothing
 #    else crosses the fabric): one broadcast frame reaches each of the
 #    1023 other nodes exactly once; one multicast frame to a group every
-#    node joined reaches the 1023 others once; one to a group of the odd
-#    nodes reaches exactly them.  No drop.
+#    node joined (packet sockets, PACKET_ADD_MEMBERSHIP) reaches the 1023
+#    others once; one to a group of the odd nodes reaches exactly them.
+#    No drop.
 . "$(dirname "$0")/lib.sh"
 
 RAWSEND=$WC_ROOT/tests/selftests/rawsend.py
@@ -50,10 +51,11 @@ recv() {
 	wait_for 30 test -f "$WC_TMP/ready.$1"
 }
 
-# leave ID: close node ID's receiver (the kernel leaves the group).
+# leave ID: end node ID's receiver (the kernel leaves the group); it is
+# the only process in namespace mID.
 leave() {
-	kill "$(cat "$WC_TMP/pid.$1")" && wait "$(cat "$WC_TMP/pid.$1")" 2>/dev/null
-	return 0
+	ip netns pids "m$1" | xargs -r kill
+	wait_for 10 test -z "$(ip netns pids "m$1")"
 }
 
 snapshot() {
@@ -67,12 +69,12 @@ snapshot() {
 # receiver in SOCKETS must have each datagram once.
 round() {
 	name=$1 tag=$2 joined=$3 socks=$4
-	sleep 1	# let the joins' and leaves' own reports go by
+	sleep 0.5	# let the joins' and leaves' own reports go by
 	snapshot >"$WC_TMP/before"
 	check "$name: send $N datagrams to $G4" \
 		nsx "m$SRC" python3 "$UDP" send --dst $G4 --port $PORT \
 		--ifname "wmn$SRC" --count $N --tag "$tag" --size 100
-	sleep 2
+	sleep 1
 	snapshot >"$WC_TMP/after"
 	bad="" total=0
 	while read -r id rx; do
@@ -121,8 +123,13 @@ leave 9
 ip -n m13 maddr del $GMAC dev wmn13
 nr0=$(wc_stat wm tx_no_receiver)
 round "nobody joined" e "" ""
-is "frames to a group without members: tx_no_receiver +$N" \
-	"$(($(wc_stat wm tx_no_receiver) - nr0))" $N
+# (the leavers' own IGMP/MLD reports to groups nobody joined count too)
+nr=$(($(wc_stat wm tx_no_receiver) - nr0))
+if [ "$nr" -ge $N ]; then
+	ok "frames to a group without members: tx_no_receiver +$nr (>= $N)"
+else
+	not_ok "frames to a group without members: tx_no_receiver +$nr (>= $N)"
+fi
 is "fabric drop counters all zero" "$(wc_drops wm)" 0
 bg_stop
 for id in $NODES; do
@@ -159,9 +166,9 @@ big_arrived() {
 	[ "$(rx_sum)" -ge "$big_want" ]
 }
 
-# big_round NAME DST COUNT EXPECT-CMD: one frame from wbn0 to DST; COUNT
-# deliveries; every node for which EXPECT-CMD ID succeeds must count
-# exactly 1 more, the others 0.
+# big_round NAME DST COUNT WHO: one frame from wbn0 to DST; COUNT
+# deliveries; every node but 0 (WHO "others") or every odd node (WHO
+# "odd") must count exactly 1 more, the others 0.
 big_round() {
 	rx_all >"$WC_TMP/b0"
 	big_want=$(($(rx_sum) + $3))
@@ -169,30 +176,37 @@ big_round() {
 	wait_for 60 big_arrived || not_ok "$1: $3 deliveries within 60 s"
 	sleep 1
 	rx_all >"$WC_TMP/b1"
-	bad=$(join "$WC_TMP/b0" "$WC_TMP/b1" | while read -r dev a b; do
-		id=${dev#wbn}
-		if $4 "$id"; then want=1; else want=0; fi
-		[ $((b - a)) = $want ] || echo "$dev +$((b - a)) (expected +$want)"
-	done | head -n 5)
+	bad=$(join "$WC_TMP/b0" "$WC_TMP/b1" | awk -v who="$4" '{
+		id = substr($1, 4) + 0
+		want = (who == "odd") ? id % 2 : (id != 0)
+		if ($3 - $2 != want)
+			print $1 " +" $3 - $2 " (expected +" want ")"
+	}' | head -n 5)
 	is "$1: each expected node got it exactly once, no other node" "$bad" ""
 	is "$1: $3 deliveries in all" \
 		"$(join "$WC_TMP/b0" "$WC_TMP/b1" | awk '{ s += $3 - $2 } END { print s }')" "$3"
 }
 
-not_src() { [ "$1" != 0 ]; }
-odd() { [ $(($1 % 2)) = 1 ]; }
-
-big_round "broadcast on 1024 nodes" ff:ff:ff:ff:ff:ff 1023 not_src
-seq 0 1023 | sed 's/^/maddr add 01:00:5e:7f:00:01 dev wbn/' | ip -n $BIG -batch - ||
-	not_ok "every node joins 01:00:5e:7f:00:01"
-seq 1 2 1023 | sed 's/^/maddr add 01:00:5e:7f:00:02 dev wbn/' | ip -n $BIG -batch - ||
-	not_ok "odd nodes join 01:00:5e:7f:00:02"
-big_round "multicast to all 1024 nodes" 01:00:5e:7f:00:01 1023 not_src
+big_round "broadcast on 1024 nodes" ff:ff:ff:ff:ff:ff 1023 others
+# One packet socket per group holds the memberships of every device (one
+# "ip maddr" per device is too slow under TCG; "ip -batch" adds nothing
+# with maddr in iproute2 6.1).
+bg nsx $BIG python3 "$RAWSEND" join "$WC_TMP/j1" 01:00:5e:7f:00:01 \
+	$(seq 0 1023 | sed 's/^/wbn/')
+bg nsx $BIG python3 "$RAWSEND" join "$WC_TMP/j2" 01:00:5e:7f:00:02 \
+	$(seq 1 2 1023 | sed 's/^/wbn/')
+if wait_for 60 test -f "$WC_TMP/j1" && wait_for 60 test -f "$WC_TMP/j2"; then
+	ok "every node joins 01:00:5e:7f:00:01, odd ones 01:00:5e:7f:00:02"
+else
+	not_ok "every node joins 01:00:5e:7f:00:01, odd ones 01:00:5e:7f:00:02"
+fi
+big_round "multicast to all 1024 nodes" 01:00:5e:7f:00:01 1023 others
 big_round "multicast to the 512 odd nodes" 01:00:5e:7f:00:02 512 odd
 is "32x32: fabric drop counters all zero" "$(nsx $BIG wormctl -j stats wb |
 	jq 'first(.. | objects | select(has("counters"))) | .counters |
 		[to_entries[] | select(.key | startswith("drop")) | .value] | add')" 0
 t0=$(date +%s)
+ip netns pids $BIG | xargs -r kill
 ns_del $BIG
 ok "32x32 fabric deleted with its namespace ($(($(date +%s) - t0)) s)"
 

@@ -3,18 +3,45 @@
 """Send raw Ethernet frames for the wormcast selftests.
 
   rawsend.py DEV DSTMAC COUNT [SIZE]
+  rawsend.py join READY MAC DEV...
 
 COUNT frames of SIZE bytes (default 60) from DEV to DSTMAC, EtherType
 0x88b5 (local experimental), so that no protocol of the stack answers.
 A full queue (ENOBUFS) is waited out, not skipped.
+
+"join": one packet socket joins MAC on every DEV (PACKET_ADD_MEMBERSHIP,
+PACKET_MR_MULTICAST), touches READY, and keeps the memberships until it
+is killed (one process instead of one "ip maddr" per device).
 """
 import errno
+import signal
 import socket
+import struct
 import sys
 import time
 
 
+SOL_PACKET = 263
+PACKET_ADD_MEMBERSHIP = 1
+PACKET_MR_MULTICAST = 0
+
+
+def join(ready, mac, devs):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+    addr = bytes.fromhex(mac.replace(':', ''))
+    for dev in devs:
+        mreq = struct.pack('@iHH8s', socket.if_nametoindex(dev),
+                           PACKET_MR_MULTICAST, len(addr), addr)
+        s.setsockopt(SOL_PACKET, PACKET_ADD_MEMBERSHIP, mreq)
+    open(ready, 'w').close()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    while True:
+        time.sleep(3600)
+
+
 def main():
+    if len(sys.argv) >= 5 and sys.argv[1] == 'join':
+        return join(sys.argv[2], sys.argv[3], sys.argv[4:])
     if len(sys.argv) not in (4, 5):
         print(__doc__, file=sys.stderr)
         return 2
