@@ -189,7 +189,9 @@ static int wc_fill_dsts(struct wc_fabric *f, struct wc_msg *m, u32 src,
 			const u8 *mac)
 {
 	enum wc_dst_kind kind;
-	u32 n, target = 0;
+	unsigned long *dsts;
+	unsigned long n;
+	u32 target = 0;
 
 	kind = wc_dst_classify(mac, f->id, f->nnodes, src, &target);
 	switch (kind) {
@@ -204,17 +206,11 @@ static int wc_fill_dsts(struct wc_fabric *f, struct wc_msg *m, u32 src,
 		return 0;
 	case WC_DST_BROADCAST:
 	case WC_DST_MULTICAST:
-		for (n = 0; n < f->nnodes; n++) {
-			struct wc_node *node = &f->nodes[n];
-
-			if (n == src || !wc_node_up(node))
-				continue;
-			if (kind == WC_DST_MULTICAST &&
-			    !wc_rxfilter_accepts(rcu_dereference(node->rxf),
-						 mac))
-				continue;
+		/* from the membership index, word by word: no node scan */
+		dsts = f->mc->scratch;
+		wc_mcindex_dsts(f->mc, mac, kind == WC_DST_BROADCAST, src, dsts);
+		for_each_set_bit(n, dsts, f->nnodes)
 			wc_msg_add_dst(f->engine, m, n);
-		}
 		return m->ndsts ? 0 : WORMCAST_CNT_TX_NO_RECEIVER;
 	}
 	return WORMCAST_CNT_DROP_UNKNOWN_DST;
@@ -377,13 +373,17 @@ static void wc_inject(struct wc_fabric *f)
 
 /* ------------------------------------------------------------ delivery */
 
-/* Hand the clones collected by wc_op_deliver() to their node devices. */
-static int wc_deliver_all(struct wc_fabric *f)
+/*
+ * Hand at most @limit of the clones collected by wc_op_deliver() to their
+ * node devices; the rest stays queued for the next poll.  Returns how many
+ * were handled (delivered or counted as dropped).
+ */
+static int wc_deliver(struct wc_fabric *f, int limit)
 {
 	struct sk_buff *skb;
 	int n = 0;
 
-	while ((skb = __skb_dequeue(&f->rxq))) {
+	while (n < limit && (skb = __skb_dequeue(&f->rxq))) {
 		u32 dst = wc_cb(skb)->dst;
 		struct wc_node *node = &f->nodes[dst];
 		struct net_device *dev = READ_ONCE(node->dev);
@@ -460,9 +460,13 @@ static int wc_poll(struct napi_struct *napi, int budget)
 	struct wc_fabric *f = container_of(napi, struct wc_fabric, napi);
 	u64 wait_ns = 0;
 	bool more = false;
-	int done = 0, runs;
+	int done, runs;
 
-	for (runs = 0; runs < WC_POLL_RUNS; runs++) {
+	/* Clones left over by the last poll first; while any remain, the
+	 * budget is used up and the engine does not run.
+	 */
+	done = wc_deliver(f, budget);
+	for (runs = 0; runs < WC_POLL_RUNS && done < budget; runs++) {
 		bool was_idle;
 		u64 cycles;
 
@@ -487,14 +491,14 @@ static int wc_poll(struct napi_struct *napi, int budget)
 		rcu_read_unlock();
 		spin_unlock(&f->engine_lock);
 
-		done += wc_deliver_all(f);
+		done += wc_deliver(f, budget - done);
 		more = more || !bitmap_empty(f->pending, f->nnodes);
-		if (!more || done >= budget || wait_ns)
+		if (!more || wait_ns)
 			break;
 	}
 
 	if (done >= budget)
-		return budget;		/* stay scheduled */
+		return budget;		/* stay scheduled; rxq may hold more */
 	if (more && !wait_ns)
 		return budget;		/* slice used up: yield, come back */
 	/* Armed while still scheduled, so that napi_disable() + cancel in
@@ -613,9 +617,11 @@ struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
 	f->mcast = WORMCAST_MCAST_UNICAST;
 	wc_tables_init(&f->tables, &f->topo, &f->params, wc_table_ops);
 	f->run_algo = &wc_algo_unicast_based;
-	f->engine = wc_engine_create(&f->topo, &f->params,
-				     &wc_algo_unicast_based,
-				     &wc_fabric_engine_ops, f);
+	f->mc = wc_mcindex_alloc(f->nnodes, GFP_KERNEL_ACCOUNT);
+	if (f->mc)
+		f->engine = wc_engine_create(&f->topo, &f->params,
+					     &wc_algo_unicast_based,
+					     &wc_fabric_engine_ops, f);
 	if (!f->engine) {
 		wc_fabric_put(f);
 		goto nomem;
@@ -636,10 +642,9 @@ static void wc_fabric_release(struct kref *ref)
 	u32 n;
 
 	/* No device left: no xmit, no NAPI, no RCU reader of ours. */
-	for (n = 0; n < f->nnodes; n++) {
+	for (n = 0; n < f->nnodes; n++)
 		wc_node_purge(&f->nodes[n]);
-		wc_rxfilter_free(&f->nodes[n]);
-	}
+	wc_mcindex_free(f->mc);
 	wc_engine_destroy(f->engine);
 	wc_table_put(f->run_table);	/* if wc_fabric_stop() never ran */
 	wc_tables_destroy(&f->tables);
@@ -674,6 +679,7 @@ void wc_fabric_start(struct wc_fabric *f)
  */
 void wc_fabric_stop(struct wc_fabric *f)
 {
+	struct sk_buff *skb;
 	u32 n;
 
 	if (f->napi_on) {
@@ -690,7 +696,12 @@ void wc_fabric_stop(struct wc_fabric *f)
 	wc_table_put(f->run_table);
 	f->run_table = NULL;
 	spin_unlock_bh(&f->engine_lock);
-	__skb_queue_purge(&f->rxq);
+	/* clones the last poll had no budget for: not delivered */
+	while ((skb = __skb_dequeue(&f->rxq))) {
+		wc_count_napi(f, wc_cb(skb)->src,
+			      WORMCAST_CNT_DROP_FABRIC_DOWN, 1);
+		kfree_skb(skb);
+	}
 	for (n = 0; n < f->nnodes; n++)
 		wc_node_purge(&f->nodes[n]);
 }
@@ -729,7 +740,7 @@ size_t wc_fabric_mem(const struct wc_fabric *f)
 {
 	return struct_size(f, nodes, f->nnodes) +
 	       BITS_TO_LONGS(f->nnodes) * sizeof(long) +
-	       wc_engine_mem(f->engine) +
+	       wc_mcindex_mem(f->mc) + wc_engine_mem(f->engine) +
 	       wc_tables_mem(&f->tables);
 }
 

@@ -90,20 +90,33 @@ void wc_fabric_dev_setup(struct net_device *dev)
 
 static int wc_node_open(struct net_device *dev)
 {
+	struct wc_node *node = wc_priv(dev)->node;
+
 	netif_carrier_on(dev);
 	netif_start_queue(dev);
+	/* __dev_open() calls ndo_set_rx_mode right after this */
+	wc_mcindex_set_up(node->fabric->mc, node->id, true);
 	return 0;
+}
+
+/* Out of the index: a node that is down receives nothing. */
+static void wc_node_leave(struct wc_node *node)
+{
+	wc_mcindex_set_up(node->fabric->mc, node->id, false);
+	wc_mcindex_set_node(node->fabric->mc, node->id, false, NULL, 0);
 }
 
 static int wc_node_stop(struct net_device *dev)
 {
 	netif_carrier_off(dev);
+	wc_node_leave(wc_priv(dev)->node);
 	return 0;
 }
 
 /* After close, before the device is freed: no xmit can run any more. */
 static void wc_node_uninit(struct net_device *dev)
 {
+	wc_node_leave(wc_priv(dev)->node);
 	wc_node_purge(wc_priv(dev)->node);
 }
 
@@ -112,59 +125,40 @@ static netdev_tx_t wc_node_xmit(struct sk_buff *skb, struct net_device *dev)
 	return wc_fabric_xmit(wc_priv(dev)->node, skb);
 }
 
-/* Installed when a filter snapshot cannot be allocated; never freed. */
-static struct wc_rxfilter wc_rxfilter_accept_all = {
-	.flags = WC_RXF_ALLMULTI,
-};
-
-static void wc_rxfilter_put(struct wc_rxfilter *f)
-{
-	if (f && f != &wc_rxfilter_accept_all)
-		kfree_rcu(f, rcu);
-}
-
 /*
- * Snapshot the multicast filter for the datapath.  Called with the
- * device's address list lock held, in any context: GFP_ATOMIC.
+ * Hand the device's receive mode and multicast list to the fabric's
+ * membership index.  Called with the address list lock held (BH), in any
+ * context: GFP_ATOMIC.  Without memory the node takes every multicast
+ * (counted as rx_filter_fallback): more than it joined, never less.
  */
 static void wc_node_set_rx_mode(struct net_device *dev)
 {
 	struct wc_node *node = wc_priv(dev)->node;
-	struct wc_rxfilter *f, *old;
+	bool all = dev->flags & (IFF_PROMISC | IFF_ALLMULTI);
+	u32 count = netdev_mc_count(dev), n = 0;
+	u8 (*addrs)[ETH_ALEN] = NULL;
 	struct netdev_hw_addr *ha;
-	u32 flags = 0, count = 0;
+	bool fallback = false;
+	int err;
 
-	if (dev->flags & IFF_PROMISC)
-		flags |= WC_RXF_PROMISC;
-	if (dev->flags & IFF_ALLMULTI)
-		flags |= WC_RXF_ALLMULTI;
-	if (!flags)
-		count = netdev_mc_count(dev);
-
-	f = kmalloc(struct_size(f, addrs, count), GFP_ATOMIC);
-	if (f) {
-		f->flags = flags;
-		f->count = 0;
-		if (!flags) {
-			netdev_for_each_mc_addr(ha, dev) {
-				if (f->count == count)
-					break;
-				ether_addr_copy(f->addrs[f->count++], ha->addr);
-			}
+	if (count) {
+		addrs = kmalloc_array(count, ETH_ALEN, GFP_ATOMIC);
+		if (!addrs) {
+			fallback = true;
+			all = true;
 		}
-	} else {
-		atomic64_inc(&node->rxf_fallbacks);
-		f = &wc_rxfilter_accept_all;
 	}
-	old = rcu_replace_pointer(node->rxf, f,
-				  lockdep_is_held(&dev->addr_list_lock));
-	wc_rxfilter_put(old);
-}
-
-/* The fabric is being freed: no reader left. */
-void wc_rxfilter_free(struct wc_node *node)
-{
-	wc_rxfilter_put(rcu_replace_pointer(node->rxf, NULL, true));
+	if (addrs) {
+		netdev_for_each_mc_addr(ha, dev) {
+			if (n == count)
+				break;
+			ether_addr_copy(addrs[n++], ha->addr);
+		}
+	}
+	err = wc_mcindex_set_node(node->fabric->mc, node->id, all,
+				  (u8 *)addrs, n);
+	if (err || fallback)
+		atomic64_inc(&node->rxf_fallbacks);
 }
 
 static const struct net_device_ops wc_node_netdev_ops = {

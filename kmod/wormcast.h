@@ -19,7 +19,10 @@
  *    tx-side counters (written from ndo_start_xmit and the NAPI poll).
  *  - fabric->engine_lock (BH): the engine; held by the NAPI poll while it
  *    injects and runs, and by readers of engine statistics.
- *  - RCU: node->rxf (receive filter) and the published tables
+ *  - fabric->mc->lock (BH): writers of the membership index (dstset.h),
+ *    from ndo_set_rx_mode (under the node's address list lock) and
+ *    ndo_open/ndo_stop/ndo_uninit (RTNL); never sleeps.
+ *  - RCU: the index's groups and the published tables
  *    (fabric->tables.slot[], struct wc_table, kmod/tables.c).
  *  - fabric->tables.lock (mutex): a fabric's table transaction, its slots
  *    and its generation (writers; tables.c takes it).
@@ -148,8 +151,7 @@ struct wc_node {
 	struct sk_buff_head txq;	/* injection queue */
 	struct wc_tx_counters tx_cnt;	/* under txq.lock */
 	struct wc_counters napi_cnt;	/* NAPI poll only */
-	struct wc_rxfilter __rcu *rxf;	/* NULL: broadcast only */
-	atomic64_t rxf_fallbacks;	/* filter allocations that failed */
+	atomic64_t rxf_fallbacks;	/* index updates that failed */
 };
 
 struct wc_fabric {
@@ -194,8 +196,9 @@ struct wc_fabric {
 	u32 refused_gen;
 	bool switching;			/* draining before a switch */
 
+	struct wc_mcindex *mc;		/* membership index */
 	unsigned long *pending;		/* bitmap: nodes with queued frames */
-	struct sk_buff_head rxq;	/* deliveries of the current run */
+	struct sk_buff_head rxq;	/* clones not yet delivered (NAPI) */
 	atomic64_t fabric_dev_drops;	/* frames sent on the fabric device */
 
 	u32 nnodes;
@@ -255,7 +258,6 @@ bool wc_is_wormcast_dev(const struct net_device *dev);
 /* netdev.c */
 void wc_fabric_dev_setup(struct net_device *dev);
 void wc_node_dev_setup(struct net_device *dev);
-void wc_rxfilter_free(struct wc_node *node);
 void wc_dev_attach(struct net_device *dev);
 
 /* fabric.c */

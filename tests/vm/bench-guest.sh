@@ -36,6 +36,13 @@
 # (rtnl) how long "ip link add" and "ip link del" of a fabric hold RTNL
 #     (16x16, and 32x32: the max_userns_nodes default), beside as many
 #     dummy devices (issue 12, item 3).
+# (dstset) cost per multicast frame for the same group on 8x8 and 32x32
+#     (multicast issue, item 5): nodes 1-4 join 01:00:5e:7f:00:01 (ip
+#     maddr), node 0 sends WC_BENCH_MC_FRAMES raw 60-byte frames to it as
+#     fast as the fabric takes them; the figure is the wall time per frame
+#     until the 4 members have them all (destination set, engine, delivery:
+#     with the membership index only the word loop of the set grows with
+#     the fabric).  WC_BENCH_MEM_RUNS runs per size, the median.
 #
 # Environment (all optional):
 #   WC_BENCH_RUNS       runs per UDP case (default 7)
@@ -44,7 +51,8 @@
 #   WC_BENCH_MEM_DIMS   torus sizes for memory (default "16x16 32x32")
 #   WC_BENCH_RTNL_DIMS  torus sizes for RTNL hold times (default "16x16 32x32")
 #   WC_BENCH_MCAST_MEMBERS  group sizes for (mcast) (default "8 32 63")
-#   WC_BENCH_PARTS      "udp mem rtnl mcast" (default) or some of them
+#   WC_BENCH_MC_FRAMES  frames per run of the dstset part (default 3000)
+#   WC_BENCH_PARTS      "udp mem rtnl mcast dstset" (default) or some of them
 set -u
 
 WC_ROOT=${WC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -56,7 +64,8 @@ MEM_RUNS=${WC_BENCH_MEM_RUNS:-3}
 MEM_DIMS=${WC_BENCH_MEM_DIMS:-16x16 32x32}
 RTNL_DIMS=${WC_BENCH_RTNL_DIMS:-16x16 32x32}
 MCAST_MEMBERS=${WC_BENCH_MCAST_MEMBERS:-8 32 63}
-PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast}
+PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast dstset}
+MC_FRAMES=${WC_BENCH_MC_FRAMES:-3000}
 SIZES="64 1400"
 PATHS="fabric veth"
 
@@ -68,6 +77,7 @@ NS_FAB_RX=wcb-rx
 NS_VETH_TX=vb-tx
 NS_VETH_RX=vb-rx
 NS_DUMMY=wcb-dummy
+NS_MC=wcb-mc
 IP_FAB_TX=10.77.0.1
 IP_FAB_RX=10.77.0.2
 IP_VETH_TX=10.78.0.1
@@ -92,7 +102,7 @@ cleanup() {
 	for p in $PIDS; do
 		wait "$p" 2>/dev/null
 	done
-	for ns in $NS_FAB_TX $NS_FAB_RX $NS_VETH_TX $NS_VETH_RX $NS_DUMMY; do
+	for ns in $NS_FAB_TX $NS_FAB_RX $NS_VETH_TX $NS_VETH_RX $NS_DUMMY $NS_MC; do
 		ip netns del "$ns" 2>/dev/null
 	done
 	ip link del "$FAB" 2>/dev/null
@@ -112,6 +122,8 @@ is_count() {
 
 is_count "$RUNS" || die "WC_BENCH_RUNS must be a positive integer, not '$RUNS'"
 is_count "$SECS" || die "WC_BENCH_SECS must be a positive integer, not '$SECS'"
+is_count "$MC_FRAMES" ||
+	die "WC_BENCH_MC_FRAMES must be a positive integer, not '$MC_FRAMES'"
 is_count "$MEM_RUNS" ||
 	die "WC_BENCH_MEM_RUNS must be a positive integer, not '$MEM_RUNS'"
 for d in $MEM_DIMS $RTNL_DIMS; do
@@ -122,8 +134,8 @@ for d in $MEM_DIMS $RTNL_DIMS; do
 done
 for p in $PARTS; do
 	case "$p" in
-	udp | mem | rtnl | mcast) ;;
-	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast)" ;;
+	udp | mem | rtnl | mcast | dstset) ;;
+	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, dstset)" ;;
 	esac
 done
 for tool in ip iperf jq awk; do
@@ -635,6 +647,50 @@ bench_rtnl() {
 	done
 }
 
+# ================================================================ (dstset)
+
+ds_rx() {
+	ip -n "$NS_MC" -s -j link show | jq '[.[] | select(.ifname |
+		test("^wcmcn[1-4]$")) | .stats64.rx.packets] | add'
+}
+
+bench_dstset() {
+	for dims in 8x8 32x32; do
+		n=$(echo "$dims" | awk -Fx '{ print $1 * $2 }')
+		ip netns add "$NS_MC" || die "cannot add namespace $NS_MC"
+		ip netns exec "$NS_MC" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 \
+			net.ipv6.conf.all.disable_ipv6=1
+		ip -n "$NS_MC" link add wcmc type wormcast topology torus dims "$dims" ||
+			die "cannot create a $dims torus"
+		seq 0 $((n - 1)) | sed 's/^/link set wcmcn/; s/$/ up/' |
+			ip -n "$NS_MC" -batch - || die "cannot bring up the nodes"
+		for i in 1 2 3 4; do
+			ip -n "$NS_MC" maddr add 01:00:5e:7f:00:01 dev "wcmcn$i" ||
+				die "cannot join"
+		done
+		: >"$TMPD/ds"
+		for run in $(seq "$MEM_RUNS"); do
+			want=$(($(ds_rx) + 4 * MC_FRAMES))
+			t0=$(now_ms)
+			ip netns exec "$NS_MC" python3 "$WC_ROOT/tests/selftests/rawsend.py" \
+				wcmcn0 01:00:5e:7f:00:01 "$MC_FRAMES" ||
+				die "rawsend failed"
+			while [ "$(ds_rx)" -lt "$want" ]; do
+				[ $(($(now_ms) - t0)) -lt 120000 ] || die "frames missing"
+				sleep 0.05
+			done
+			t1=$(now_ms)
+			echo "$(((t1 - t0) * 1000000 / MC_FRAMES))" >>"$TMPD/ds"
+			note "torus $dims run $run: $MC_FRAMES frames in $((t1 - t0)) ms"
+		done
+		drops=$(ip netns exec "$NS_MC" wormctl -j stats wcmc | jq 'first(.. |
+			objects | select(has("counters"))) | .counters | [to_entries[] |
+			select(.key | startswith("drop")) | .value] | add')
+		echo "vm.dstset.torus$dims.ns_per_frame: $(median <"$TMPD/ds") ns ($n nodes, group of 4, drops $drops)"
+		ip netns del "$NS_MC"
+	done
+}
+
 note "guest kernel $(uname -r), $(nproc) CPUs, $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) KiB"
 for p in $PARTS; do
 	case "$p" in
@@ -642,5 +698,6 @@ for p in $PARTS; do
 	mem) bench_mem ;;
 	rtnl) bench_rtnl ;;
 	mcast) bench_mcast ;;
+	dstset) bench_dstset ;;
 	esac
 done

@@ -16,7 +16,8 @@
 # the guest, default $BUILD, or build/ when $BUILD is under /tmp, /run or
 # /var/tmp, which the VM does not see), WC_MODULE (see tests/vm/run.sh),
 # and the guest's settings WC_BENCH_RUNS, WC_BENCH_SECS, WC_BENCH_MEM_RUNS,
-# WC_BENCH_MEM_DIMS, WC_BENCH_PARTS, WC_BENCH_MCAST_MEMBERS (see
+# WC_BENCH_MEM_DIMS, WC_BENCH_PARTS, WC_BENCH_MCAST_MEMBERS,
+# WC_BENCH_MC_FRAMES (see
 # tests/vm/bench-guest.sh).
 set -u
 
@@ -55,7 +56,7 @@ done
 # The guest's settings travel on its command line: allow only plain values.
 settings=""
 for var in WC_BENCH_RUNS WC_BENCH_SECS WC_BENCH_MEM_RUNS WC_BENCH_MEM_DIMS WC_BENCH_RTNL_DIMS \
-	WC_BENCH_PARTS WC_BENCH_MCAST_MEMBERS; do
+	WC_BENCH_PARTS WC_BENCH_MCAST_MEMBERS WC_BENCH_MC_FRAMES; do
 	eval "val=\${$var-}"
 	[ -n "$val" ] || continue
 	case $val in
