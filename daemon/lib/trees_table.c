@@ -103,16 +103,18 @@ static int emit(u32 scheme, const struct wc_sptree *trees, u32 ntrees,
 	return 0;
 }
 
+/* Root both trees at their centroids; on failure the pair is freed. */
 static int reroot_centroids(struct wc_sptree trees[2])
 {
-	int k, err;
+	int k, err = 0;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 2 && !err; k++)
 		err = wc_sptree_reroot(&trees[k], wc_sptree_centroid(&trees[k]));
-		if (err)
-			return err;
+	if (err) {
+		wc_sptree_free(&trees[0]);
+		wc_sptree_free(&trees[1]);
 	}
-	return 0;
+	return err;
 }
 
 static int pair_metrics(const struct wc_sptree *trees, u32 ntrees,
@@ -145,12 +147,7 @@ static int rt_trial(const struct wc_topo *t, u32 *order, u32 m, u64 seed,
 	err = wc_rt_torus_trees(t, order, m, 0, trees);
 	if (err)
 		return err;
-	err = reroot_centroids(trees);
-	if (err) {
-		wc_sptree_free(&trees[0]);
-		wc_sptree_free(&trees[1]);
-	}
-	return err;
+	return reroot_centroids(trees);
 }
 
 static int rt_random_pair(const struct wc_topo *t, const struct wc_trees_opts *o,
@@ -250,12 +247,7 @@ static int rt_path_pair(const struct wc_topo *t, struct wc_sptree trees[2],
 		return fail(why, "internal error: section 5.3's order gave no two spanning trees");
 	if (err)
 		return err;
-	err = reroot_centroids(trees);
-	if (err) {
-		wc_sptree_free(&trees[0]);
-		wc_sptree_free(&trees[1]);
-	}
-	return err;
+	return reroot_centroids(trees);
 }
 
 int wc_trees_table_info(u32 scheme, const struct wc_topo *t,

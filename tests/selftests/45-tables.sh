@@ -12,26 +12,7 @@
 
 here=$(dirname "$0")
 
-# tables.py prints "ok - NAME", "not ok - NAME" and "# ..." lines.
-run_py() {
-	"$@" >"$WC_TMP/py.out" 2>"$WC_TMP/py.err"
-	rc=$?
-	while IFS= read -r line; do
-		case "$line" in
-		"ok - "*) ok "${line#ok - }" ;;
-		"not ok - "*) not_ok "${line#not ok - }" ;;
-		"# "*) echo "$line" ;;
-		*) diag "$line" ;;
-		esac
-	done <"$WC_TMP/py.out"
-	if [ "$rc" != 0 ] && ! grep -q '^not ok' "$WC_TMP/py.out"; then
-		not_ok "$* exit status $rc" "$(tail -n 30 "$WC_TMP/py.err")"
-	elif [ -s "$WC_TMP/py.err" ]; then
-		diag "stderr:" "$(tail -n 10 "$WC_TMP/py.err")"
-	fi
-}
-
-run_py python3 "$here/tables.py"
+run_tap_py python3 "$here/tables.py"
 check "tables.py deleted its fabric" sh -c '! ip link show wct 2>/dev/null'
 
 # nobody must read the scripts and the uapi header they parse: copy them
@@ -42,7 +23,7 @@ cp "$here/tables.py" "$here/wcnl.py" "$py/"
 cp "$WC_ROOT/uapi/linux/wormcast.h" "$WC_TMP/uapi/linux/"
 chmod -R a+rX "$WC_TMP"
 wc_add wcu topology torus dims 4x4
-run_py setpriv --reuid=65534 --regid=65534 --clear-groups \
+run_tap_py setpriv --reuid=65534 --regid=65534 --clear-groups \
 	python3 "$py/tables.py" --unpriv wcu
 
 done_testing

@@ -23,22 +23,7 @@ module=${WC_MODULE:-$WC_ROOT/wormcast.ko}
 SPLAT='BUG:|WARNING:|Oops|KASAN|UBSAN|lockdep|circular locking|recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called|ODEBUG|list_(add|del) corruption|general protection|Call Trace|Kernel panic|blocked for more than|unregister_netdevice: waiting'
 dmesg_before=$(dmesg | wc -l)
 
-# nlfuzz.py prints "ok - NAME", "not ok - NAME" and "# ..." lines.
-python3 "$(dirname "$0")/nlfuzz.py" >"$WC_TMP/fuzz.out" 2>"$WC_TMP/fuzz.err"
-rc=$?
-while IFS= read -r line; do
-	case "$line" in
-	"ok - "*) ok "${line#ok - }" ;;
-	"not ok - "*) not_ok "${line#not ok - }" ;;
-	"# "*) echo "$line" ;;
-	*) diag "$line" ;;
-	esac
-done <"$WC_TMP/fuzz.out"
-if [ "$rc" != 0 ] && ! grep -q '^not ok' "$WC_TMP/fuzz.out"; then
-	not_ok "nlfuzz.py exit status $rc" "$(tail -n 30 "$WC_TMP/fuzz.err")"
-elif [ -s "$WC_TMP/fuzz.err" ]; then
-	diag "stderr:" "$(tail -n 10 "$WC_TMP/fuzz.err")"
-fi
+run_tap_py python3 "$(dirname "$0")/nlfuzz.py"
 
 new=$(dmesg | tail -n +"$((dmesg_before + 1))")
 splat=$(echo "$new" | grep -E "$SPLAT" | head -n 5)

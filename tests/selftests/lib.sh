@@ -87,15 +87,41 @@ done_testing() {
 
 # ---------------------------------------------------------------- clean-up
 
+# stop_pids PID...: kill them and wait for them.
+stop_pids() {
+	for _p in "$@"; do
+		kill "$_p" 2>/dev/null
+	done
+	for _p in "$@"; do
+		wait "$_p" 2>/dev/null
+	done
+}
+
 # bg_stop: stop every background process started with bg, and wait for them.
 bg_stop() {
-	for p in $_pids; do
-		kill "$p" 2>/dev/null
-	done
-	for p in $_pids; do
-		wait "$p" 2>/dev/null
-	done
+	stop_pids $_pids
 	_pids=""
+}
+
+# run_tap_py CMD...: run a helper that prints "ok - NAME", "not ok - NAME"
+# and "# ..." lines (tables.py, nlfuzz.py), numbered here as TAP; a
+# failure without a "not ok" line is one, with the helper's stderr.
+run_tap_py() {
+	"$@" >"$WC_TMP/py.out" 2>"$WC_TMP/py.err"
+	_rc=$?
+	while IFS= read -r _line; do
+		case "$_line" in
+		"ok - "*) ok "${_line#ok - }" ;;
+		"not ok - "*) not_ok "${_line#not ok - }" ;;
+		"# "*) echo "$_line" ;;
+		*) diag "$_line" ;;
+		esac
+	done <"$WC_TMP/py.out"
+	if [ "$_rc" != 0 ] && ! grep -q '^not ok' "$WC_TMP/py.out"; then
+		not_ok "$* exit status $_rc" "$(tail -n 30 "$WC_TMP/py.err")"
+	elif [ -s "$WC_TMP/py.err" ]; then
+		diag "stderr:" "$(tail -n 10 "$WC_TMP/py.err")"
+	fi
 }
 
 cleanup() {
@@ -299,12 +325,7 @@ mc_recv_start() {
 
 # Stop the receivers of the last mc_recv_start (other bg processes go on).
 mc_recv_stop() {
-	for _p in $_mc_pids; do
-		kill "$_p" 2>/dev/null
-	done
-	for _p in $_mc_pids; do
-		wait "$_p" 2>/dev/null
-	done
+	stop_pids $_mc_pids
 	_mc_pids=""
 }
 
