@@ -81,6 +81,9 @@ typedef __s64 s64;
 #ifndef U64_MAX
 #define U64_MAX UINT64_MAX
 #endif
+#ifndef BIT
+#define BIT(n) (1u << (n))
+#endif
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif

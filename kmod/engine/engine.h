@@ -115,8 +115,7 @@ struct wc_hdr {
 struct wc_route_out {
 	bool consume;		/* consumption channel at this router */
 	u8 port;		/* network port, if !consume */
-	u16 vc_mask;		/* allowed virtual channels (network ports), or
-				 * consumption channels (consume; 0 = any) */
+	u16 vc_mask;		/* allowed VCs, or consumption channels (0: any) */
 	u16 hdr_skip_words;	/* header rewrite: words dropped on this branch */
 	u16 hdr_words;		/* words kept (after the skipped ones) */
 	u16 hdr_flits;		/* header flits on this branch (<= incoming) */

@@ -43,12 +43,12 @@
 #include "dstm_header.h"
 
 #define WC_TH_NODE_BITS		20
-#define WC_TH_MAX_NODES		(1u << WC_TH_NODE_BITS)
+#define WC_TH_MAX_NODES		BIT(WC_TH_NODE_BITS)
 #define WC_TH_NODE_MASK		(WC_TH_MAX_NODES - 1)
 #define WC_TH_O_SHIFT		20	/* 4 bits: O_1..O_4 */
-#define WC_TH_C			(1u << 24)
-#define WC_TH_S			(1u << 25)
-#define WC_TH_T			(1u << 26)	/* tree 1 (else tree 0) */
+#define WC_TH_C			BIT(24)
+#define WC_TH_S			BIT(25)
+#define WC_TH_T			BIT(26)	/* tree 1 (else tree 0) */
 
 static inline u32 wc_th_node(u32 w)
 {

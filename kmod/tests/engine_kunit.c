@@ -88,7 +88,7 @@ static struct kunit_case tree_cases[] = {
 	KUNIT_CASE(tree_tables_good),
 	KUNIT_CASE(tree_tables_bad),
 	KUNIT_CASE(tree_reference),
-	KUNIT_CASE_SLOW(tree_traffic),
+	KUNIT_CASE(tree_traffic),
 	{}
 };
 

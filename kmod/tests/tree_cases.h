@@ -32,6 +32,23 @@
 
 #include "tree_mcast.h"
 
+/*
+ * Checks that also fold into a verdict (KUnit's expectations are
+ * statements, not expressions).
+ */
+#define TREE_CHECK(ctx, good, cond, ...)				\
+	do {								\
+		bool ok__ = (cond);					\
+		CASE_CHECK(ctx, ok__, __VA_ARGS__);			\
+		(good) &= ok__;						\
+	} while (0)
+#define TREE_EQ(ctx, good, got, want, ...)				\
+	do {								\
+		s64 got__ = (s64)(got), want__ = (s64)(want);		\
+		CASE_EQ(ctx, got__, want__, __VA_ARGS__);		\
+		(good) &= got__ == want__;				\
+	} while (0)
+
 /* ------------------------------------------------------------ tables */
 
 struct case_tables {
@@ -203,7 +220,7 @@ static void case_tree_tables_good(CASE_CTX *ctx)
 
 		CASE_EQ(ctx, wc_tree_set_build(&s, &ct->t, ct->h, ct->len, &why),
 			0, "%ux%u: the proof's trees are accepted (%s)",
-			sizes[i][0], sizes[i][1], why ? why : "");
+			sizes[i][0], sizes[i][1], why ?: "");
 		CASE_EQ(ctx, s.ntrees, 2, "two trees");
 		wc_tree_set_free(&s);
 		case_tables_free(ct);
@@ -235,6 +252,16 @@ static bool case_has(const char *why, const char *part)
 	return why && strstr(why, part);
 }
 
+static void case_bad_result(CASE_CTX *ctx, struct wc_tree_set *s, int err,
+			    const char *why, const char *desc, const char *part)
+{
+	CASE_EQ(ctx, err, -EINVAL, "%s refused", desc);
+	CASE_CHECK(ctx, case_has(why, part), "%s: reason \"%s\" names \"%s\"",
+		   desc, why ?: "(none)", part);
+	if (!err)
+		wc_tree_set_free(s);
+}
+
 /* Each mutation of a good 4x4 table, and the reason it must get. */
 static void case_tree_tables_bad(CASE_CTX *ctx)
 {
@@ -253,12 +280,7 @@ static void case_tree_tables_bad(CASE_CTX *ctx)
 		why = NULL;						\
 		err = wc_tree_set_build(&s, &ct->t, h,			\
 					ct->len + (len_delta), &why);	\
-		CASE_EQ(ctx, err, -EINVAL, "%s refused", desc);		\
-		CASE_CHECK(ctx, case_has(why, part),			\
-			   "%s: reason \"%s\" names \"%s\"", desc,	\
-			   why ? why : "(none)", part);			\
-		if (!err)						\
-			wc_tree_set_free(&s);				\
+		case_bad_result(ctx, &s, err, why, desc, part);		\
 	} while (0)
 
 	BAD("truncated header", "shorter than its header", (void)0,
@@ -319,13 +341,13 @@ static void case_tree_tables_bad(CASE_CTX *ctx)
 		CASE_CHECK(ctx, err == -EINVAL &&
 			   case_has(why, "leads to no neighbour"),
 			   "a port off the mesh's border refused (%s)",
-			   why ? why : "(none)");
+			   why ?: "(none)");
 		memcpy(h, m->h, m->len);
 		h->scheme = WORMCAST_MCAST_DSTM1;
 		why = NULL;
 		CASE_CHECK(ctx, wc_tree_set_build(&s, &m->t, h, m->len, &why) ==
 			   -EINVAL, "dstm-1 table on a mesh refused (%s)",
-			   why ? why : "(none)");
+			   why ?: "(none)");
 		wc_free(h);
 		case_tables_free(m);
 	}
@@ -339,7 +361,7 @@ static void case_tree_tables_bad(CASE_CTX *ctx)
 						     NULL, &why) == -EINVAL &&
 			   case_has(why, "at most 4 ports"),
 			   "6-port routers refused for trees (%s)",
-			   why ? why : "(none)");
+			   why ?: "(none)");
 	}
 #undef BAD
 }
@@ -557,14 +579,14 @@ static bool case_tree_one(CASE_CTX *ctx, const struct case_tables *ct,
 		u32 d1 = refs[1].level[src] + refs[1].level[dsts[0]] -
 			 2 * refs[1].level[case_lca(&refs[1], src, dsts[0])];
 
-		good &= CASE_CHECK(ctx, (d1 < d0) == (tree == 1),
-				   "unicast %u->%u took the shorter tree (%u vs %u)",
-				   src, dsts[0], d0, d1);
+		TREE_CHECK(ctx, good, (d1 < d0) == (tree == 1),
+			   "unicast %u->%u took the shorter tree (%u vs %u)",
+			   src, dsts[0], d0, d1);
 	}
 	wc_engine_run(e, 1000000, s);
-	good &= CASE_EQ(ctx, rec->done, 1, "message %llu done",
-			(unsigned long long)seed_note);
-	good &= CASE_EQ(ctx, rec->route_errors, 0, "no routing error");
+	TREE_EQ(ctx, good, rec->done, 1, "message %llu done",
+		(unsigned long long)seed_note);
+	TREE_EQ(ctx, good, rec->route_errors, 0, "no routing error");
 
 	/* reference: links, header flits */
 	want = wc_zalloc(n * t->nports);
@@ -605,24 +627,24 @@ static bool case_tree_one(CASE_CTX *ctx, const struct case_tables *ct,
 			bool used = wc_engine_channel_busy(e, v, port) > 0;
 
 			if (used != want[v * t->nports + port]) {
-				good &= CASE_CHECK(ctx, false,
-						   "msg %llu: link %u.p%u %s",
-						   (unsigned long long)seed_note,
-						   v, port,
-						   used ? "used off the tree paths" :
-						   "of the tree paths unused");
+				TREE_CHECK(ctx, good, false,
+					   "msg %llu: link %u.p%u %s",
+					   (unsigned long long)seed_note,
+					   v, port,
+					   used ? "used off the tree paths" :
+					   "of the tree paths unused");
 				break;
 			}
 		}
 	}
-	good &= CASE_EQ(ctx, rec->nd, nd, "msg %llu: one delivery per destination",
-			(unsigned long long)seed_note);
+	TREE_EQ(ctx, good, rec->nd, nd, "msg %llu: one delivery per destination",
+		(unsigned long long)seed_note);
 	for (i = 0; i < rec->nd && good; i++) {
 		u32 x = rec->d[i].node;
 		u64 want_lat;
 
-		good &= CASE_CHECK(ctx, isdst[x] == 1,
-				   "delivered at %u, a destination, once", x);
+		TREE_CHECK(ctx, good, isdst[x] == 1,
+			   "delivered at %u, a destination, once", x);
 		if (!good)
 			break;
 		want_lat = case_ref_latency(t, r, src, lca, x, isdst, want, hflits,
@@ -630,12 +652,12 @@ static bool case_tree_one(CASE_CTX *ctx, const struct case_tables *ct,
 					    rd, startup);
 		isdst[x] = 2;	/* delivered; a second delivery fails above */
 		if (repl == WC_REPL_ASYNC)
-			good &= CASE_EQ(ctx, rec->d[i].latency, want_lat,
-					"msg %llu: zero-load latency at %u (%u header flits)",
-					(unsigned long long)seed_note, x, hflits);
+			TREE_EQ(ctx, good, rec->d[i].latency, want_lat,
+				"msg %llu: zero-load latency at %u (%u header flits)",
+				(unsigned long long)seed_note, x, hflits);
 		else
-			good &= CASE_CHECK(ctx, rec->d[i].latency >= want_lat,
-					   "lock step no faster than asynchronous");
+			TREE_CHECK(ctx, good, rec->d[i].latency >= want_lat,
+				   "lock step no faster than asynchronous");
 	}
 	for (i = 0; i < s->ntrees; i++)
 		case_ref_free(&refs[i]);
@@ -661,12 +683,12 @@ static void case_tree_reference(CASE_CTX *ctx)
 	struct case_tables *ct = case_dstm_tables(ctx, 8, 8, 0, 0, 4, 4);
 	struct wc_tree_set s;
 	u64 st = 0x1234567;
-	u32 k, passed = 0, total = 0;
+	u32 k, passed = 0, total = 0, repl;
 
 	CASE_REQUIRE(ctx, !wc_tree_set_build(&s, &ct->t, ct->h, ct->len, NULL),
 		     "tables build");
 	for (k = 0; k < 120; k++) {
-		u32 dsts[16], nd = k % 5 == 0 ? 1 : 2 + case_rnd(&st) % 12;
+		u32 dsts[16], nd = (k % 5 == 0) ? 1 : 2 + case_rnd(&st) % 12;
 		u32 src = case_rnd(&st) % 64, i, j;
 
 		for (i = 0; i < nd; i++) {
@@ -677,9 +699,9 @@ static void case_tree_reference(CASE_CTX *ctx)
 			} while (dsts[i] == src || j < i);
 		}
 		total++;
-		passed += case_tree_one(ctx, ct, &s,
-					k % 2 ? WC_REPL_ASYNC : WC_REPL_LOCKSTEP,
-					src, dsts, nd, 1 + k % 3, k % 7, k);
+		repl = k % 2 ? WC_REPL_ASYNC : WC_REPL_LOCKSTEP;
+		passed += case_tree_one(ctx, ct, &s, repl, src, dsts, nd,
+					1 + k % 3, k % 7, k);
 	}
 	CASE_EQ(ctx, passed, total, "every multicast matched the reference");
 	wc_tree_set_free(&s);
@@ -722,8 +744,10 @@ static void case_tree_traffic_on(CASE_CTX *ctx, struct case_tables *ct,
 	for (round = 0; round < 30 && sent < 600; round++) {
 		for (i = 0; i < n && sent < 600; i++) {
 			struct wc_msg *m;
-			u32 nd = case_rnd(&st) % 4 ? 1 : 2 + case_rnd(&st) % 10, j;
+			u32 j, nd = 1;
 
+			if (!(case_rnd(&st) % 4))
+				nd = 2 + case_rnd(&st) % 10;
 			if (case_rnd(&st) % 3 || wc_engine_backlog(e, i) > 1)
 				continue;
 			m = wc_zalloc(wc_msg_size(e));
