@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # "make demo": multicast through an emulated 8x8 torus, inside the VM.
-# Six nodes join a group with ordinary sockets, each in its own network
-# namespace; two more listen on the same port without joining; node 0 sends
-# IPv4 and IPv6 multicast from yet another namespace.  The demo prints what
-# each node received and the fabric's counters, and fails if a member missed
-# a datagram, a non-member got one, or the fabric dropped anything.
+# The fabric runs DSTM-1 (two edge-disjoint spanning trees): wormcastd
+# computes the trees and commits them into the kernel.  Six nodes join a
+# group with ordinary sockets, each in its own network namespace; two more
+# listen on the same port without joining; node 0 sends IPv4 and IPv6
+# multicast from yet another namespace, each datagram one worm that the
+# routers split along a tree.  The demo prints what each node received and
+# the fabric's counters, and fails if a member missed a datagram, a
+# non-member got one, a datagram took more than one worm, or the fabric
+# dropped anything.
 . "$(dirname "$0")/lib.sh"
 
 N=5
@@ -25,9 +29,17 @@ coords() {
 	ip -n "n$1" -d -j link show dev "wcn$1" | jq -r '.[0].linkinfo.info_data.coords | map(tostring) | join(",")'
 }
 
-say "== creating an 8x8 torus: ip link add wc type wormcast topology torus dims 8x8"
-wc_add wc topology torus dims 8x8 || exit 1
+say "== creating an 8x8 torus: ip link add wc type wormcast topology torus dims 8x8 multicast dstm-1"
+wc_add wc topology torus dims 8x8 multicast dstm-1 || exit 1
 ip -d link show wc | sed 's/^/   /'
+
+say ""
+say "== wormcastd computes the two trees and commits them: wormctl table show wc"
+bg "${WC_BUILD:-$WC_ROOT/build}/wormcastd"
+wait_for 60 sh -c '[ "$(wormctl -j fabric show wc | jq ".[0].table_gen // 0")" -ge 1 ]' ||
+	{ say "wormcastd committed no table"; exit 1; }
+grep 'push:' "$WC_TMP/bg.log" | sed 's/^/   /'
+wormctl table show wc | sed 's/^/   /'
 
 say ""
 say "== one network namespace per node in the demo"
@@ -57,8 +69,15 @@ nsx "n$SRC" python3 "$UDP" send --dst $G4 --port 5000 --ifname "wcn$SRC" --count
 	--tag "IPv4 hello from node $SRC, #" || failed=1
 nsx "n$SRC" python3 "$UDP" send --dst $G6 --port 5001 --ifname "wcn$SRC" --count $N \
 	--tag "IPv6 hello from node $SRC, #" || failed=1
-sleep 2
+# until every member has both families' datagrams (or 30 s)
+members_done() {
+	for id in $MEMBERS; do
+		[ "$(grep -c . "$WC_TMP/got.$id" 2>/dev/null)" -ge $((2 * N)) ] || return 1
+	done
+}
+wait_for 30 members_done
 bg_stop
+worms=$(wormctl -j stats wc | jq ".[0].per_node[] | select(.node == $SRC) | .counters.worms_injected")
 
 say ""
 say "== what each node received"
@@ -85,8 +104,10 @@ wormctl stats wc >"$WC_TMP/stats" || failed=1
 grep -v ': all zero$' "$WC_TMP/stats" | sed 's/^/   /'
 drops=$(wc_drops wc)
 say ""
+say "== node $SRC injected $worms worms for its $((2 * N)) datagrams (one worm each, split by the routers)"
+[ "$worms" = $((2 * N)) ] || failed=1
 if [ "$drops" = 0 ] && [ "$failed" = 0 ]; then
-	say "== demo passed: every member got every datagram once, non-members none, no drops"
+	say "== demo passed: every member got every datagram once, non-members none, one worm per datagram, no drops"
 else
 	say "== demo FAILED (drops: $drops)"
 	failed=1
