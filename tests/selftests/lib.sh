@@ -140,6 +140,13 @@ trap 'exit 130' INT TERM
 # bg CMD...: run CMD in the background, killed at exit; sets $bg_pid.  Its
 # output goes to $WC_TMP/bg.log, away from the TAP stream.
 bg() {
+	# "nsx NS CMD" as "ip netns exec NS CMD", which execs CMD: $bg_pid
+	# is then CMD itself, not a subshell whose kill would leave CMD
+	# running (a test that starts many receivers would fill memory).
+	if [ "$1" = nsx ]; then
+		shift
+		set -- ip netns exec "$@"
+	fi
 	"$@" >>"$WC_TMP/bg.log" 2>&1 &
 	bg_pid=$!
 	_pids="$_pids $bg_pid"

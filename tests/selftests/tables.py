@@ -448,9 +448,7 @@ def main():
 
 def unpriv(name):
     """Run as a user without CAP_NET_ADMIN."""
-    global FABRIC
-    FABRIC = name
-    fam = Family()
+    fam = Family(name)
     ack, _ = fam.new(100, fam.gen() or 0)
     ok(ack.err == -errno.EPERM, 'TABLE_NEW without CAP_NET_ADMIN: EPERM',
        ack.strerror())
