@@ -36,6 +36,12 @@
 # (rtnl) how long "ip link add" and "ip link del" of a fabric hold RTNL
 #     (16x16, and 32x32: the max_userns_nodes default), beside as many
 #     dummy devices (issue 12, item 3).
+# (tables) how long wormcastd takes to compute a DSTM-1 table and push it
+#     (TABLE_NEW, CHUNKs, COMMIT: the kernel's validation and swap
+#     included) for the largest square torus the module accepts (70x70,
+#     4900 nodes), from wormcastd's own log line; WC_BENCH_MEM_RUNS runs.
+#     256x256 is beyond the module's 5040 nodes: bench_dstm times the
+#     same validation code in userspace there.
 # (dstset) cost per multicast frame for the same group on 8x8 and 32x32
 #     (multicast issue, item 5): nodes 1-4 join 01:00:5e:7f:00:01 (ip
 #     maddr), node 0 sends WC_BENCH_MC_FRAMES raw 60-byte frames to it as
@@ -52,7 +58,7 @@
 #   WC_BENCH_RTNL_DIMS  torus sizes for RTNL hold times (default "16x16 32x32")
 #   WC_BENCH_MCAST_MEMBERS  group sizes for (mcast) (default "8 32 63")
 #   WC_BENCH_MC_FRAMES  frames per run of the dstset part (default 3000)
-#   WC_BENCH_PARTS      "udp mem rtnl mcast dstset" (default) or some of them
+#   WC_BENCH_PARTS      "udp mem rtnl mcast tables dstset" (default) or some
 set -u
 
 WC_ROOT=${WC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -64,7 +70,7 @@ MEM_RUNS=${WC_BENCH_MEM_RUNS:-3}
 MEM_DIMS=${WC_BENCH_MEM_DIMS:-16x16 32x32}
 RTNL_DIMS=${WC_BENCH_RTNL_DIMS:-16x16 32x32}
 MCAST_MEMBERS=${WC_BENCH_MCAST_MEMBERS:-8 32 63}
-PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast dstset}
+PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast tables dstset}
 MC_FRAMES=${WC_BENCH_MC_FRAMES:-3000}
 SIZES="64 1400"
 PATHS="fabric veth"
@@ -134,8 +140,8 @@ for d in $MEM_DIMS $RTNL_DIMS; do
 done
 for p in $PARTS; do
 	case "$p" in
-	udp | mem | rtnl | mcast | dstset) ;;
-	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, dstset)" ;;
+	udp | mem | rtnl | mcast | tables | dstset) ;;
+	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, tables, dstset)" ;;
 	esac
 done
 for tool in ip iperf jq awk; do
@@ -647,6 +653,33 @@ bench_rtnl() {
 	done
 }
 
+# ================================================================ (tables)
+
+bench_tables() {
+	: >"$TMPD/tc" && : >"$TMPD/tp"
+	for run in $(seq "$MEM_RUNS"); do
+		ip link add "$MEMFAB" type wormcast topology torus dims 70x70 \
+			multicast dstm-1 || die "cannot create a 70x70 torus"
+		"${WC_BUILD:-$WC_ROOT/build}/wormcastd" >"$TMPD/wd.log" 2>&1 &
+		pid=$!
+		i=0
+		until grep -q "push: fabric $MEMFAB " "$TMPD/wd.log"; do
+			i=$((i + 1))
+			[ "$i" -le 1200 ] || die "wormcastd pushed nothing: $(tail -n 3 "$TMPD/wd.log")"
+			sleep 0.1
+		done
+		kill "$pid"
+		wait "$pid" 2>/dev/null
+		line=$(grep "push: fabric $MEMFAB " "$TMPD/wd.log" | head -n 1)
+		note "run $run: $line"
+		echo "$line" | sed -n 's/.* compute \([0-9.]*\) ms.*/\1/p' >>"$TMPD/tc"
+		echo "$line" | sed -n 's/.* push \([0-9.]*\) ms.*/\1/p' >>"$TMPD/tp"
+		ip link del "$MEMFAB"
+	done
+	echo "vm.tables.dstm1_70x70.compute: $(median <"$TMPD/tc") ms"
+	echo "vm.tables.dstm1_70x70.push_validate_commit: $(median <"$TMPD/tp") ms"
+}
+
 # ================================================================ (dstset)
 
 ds_rx() {
@@ -698,6 +731,7 @@ for p in $PARTS; do
 	mem) bench_mem ;;
 	rtnl) bench_rtnl ;;
 	mcast) bench_mcast ;;
+	tables) bench_tables ;;
 	dstset) bench_dstset ;;
 	esac
 done
