@@ -604,8 +604,10 @@ bench_mcast() {
 		awk -v d="$(median <"$TMPD/mc.dstm-1.$m")" \
 			-v u="$(median <"$TMPD/mc.unicast.$m")" \
 			-v b="$(median <"$TMPD/mc.bridge.$m")" -v m="$m" 'BEGIN {
-			printf "vm.mcast.ratio.%smembers: dstm-1/bridge %.2f x, dstm-1/unicast %.2f x\n",
-				m, b > 0 ? d / b : 0, u > 0 ? d / u : 0 }'
+			rb = 0; ru = 0
+			if (b > 0) rb = d / b
+			if (u > 0) ru = d / u
+			printf "vm.mcast.ratio.%smembers: dstm-1/bridge %.2f x, dstm-1/unicast %.2f x\n", m, rb, ru }'
 	done
 }
 
