@@ -586,7 +586,7 @@ bench_mcast() {
 				echo "$rate" >>"$TMPD/mc.$path.$m"
 				note "$path, $m members, run $run: $rate datagrams/s per member"
 			done
-			echo "vm.mcast.$path.${m}members: $(median <"$TMPD/mc.$path.$m") datagrams/s per member"
+			echo "vm.mcast.$(echo "$path" | tr -d -).${m}members: $(median <"$TMPD/mc.$path.$m") datagrams/s per member"
 			for p in $MC_PIDS; do
 				[ "$(cat /proc/"$p"/comm 2>/dev/null)" = socat ] && kill "$p"
 			done
