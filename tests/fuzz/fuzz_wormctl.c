@@ -30,13 +30,17 @@ static void check_accepted(const struct wormctl_cmdline *c, int argc,
 	case WCMD_FABRIC_SHOW:
 	case WCMD_FABRIC_SET:
 	case WCMD_STATS:
+	case WCMD_TABLE_SHOW:
 		FUZZ_CHECK(c->dev || c->cmd == WCMD_FABRIC_SHOW, "no device");
 		if (c->dev)
 			FUZZ_CHECK(*c->dev && strlen(c->dev) < IFNAMSIZ,
 				   "device \"%s\"", c->dev);
 		FUZZ_CHECK(c->cmd != WCMD_FABRIC_SET ||
-			   c->set_cycle_ns || c->set_watchdog,
-			   "fabric set with nothing to set");
+			   c->set_cycle_ns || c->set_watchdog ||
+			   c->set_multicast, "fabric set with nothing to set");
+		FUZZ_CHECK(!c->set_multicast ||
+			   c->multicast <= WORMCAST_MCAST_MAX,
+			   "multicast %u", c->multicast);
 		FUZZ_CHECK(!c->set_watchdog || c->watchdog >= 1, "watchdog 0");
 		FUZZ_CHECK(c->cmd != WCMD_STATS || c->node == SHOW_ALL_NODES ||
 			   c->node == SHOW_NO_NODES ||
@@ -62,10 +66,17 @@ static void check_round_trip(const struct wormctl_cmdline *c)
 		argv[argc++] = "-j";
 	if (c->opts.pretty)
 		argv[argc++] = "--pretty";
+	if (c->opts.verbose)
+		argv[argc++] = "-v";
 	switch (c->cmd) {
 	case WCMD_HELP:
 	case WCMD_VERSION:
 		return;
+	case WCMD_TABLE_SHOW:
+		argv[argc++] = "table";
+		argv[argc++] = "show";
+		argv[argc++] = (char *)c->dev;
+		break;
 	case WCMD_FABRIC_SHOW:
 		argv[argc++] = "fabric";
 		argv[argc++] = "show";
@@ -85,6 +96,10 @@ static void check_round_trip(const struct wormctl_cmdline *c)
 			snprintf(cyc, sizeof(cyc), "%u", c->cycle_ns);
 			argv[argc++] = "cycle_ns";
 			argv[argc++] = cyc;
+		}
+		if (c->set_multicast) {
+			argv[argc++] = "multicast";
+			argv[argc++] = (char *)wc_mcast_scheme_name(c->multicast);
 		}
 		break;
 	case WCMD_STATS:
@@ -108,12 +123,15 @@ static void check_round_trip(const struct wormctl_cmdline *c)
 	FUZZ_CHECK(!wormctl_parse_cmdline(argc, argv, &d, err, sizeof(err)),
 		   "canonical form refused: %s", err);
 	FUZZ_CHECK(d.cmd == c->cmd && d.opts.json == c->opts.json &&
-		   d.opts.pretty == c->opts.pretty && !d.dev == !c->dev &&
+		   d.opts.pretty == c->opts.pretty &&
+		   d.opts.verbose == c->opts.verbose && !d.dev == !c->dev &&
 		   (!d.dev || !strcmp(d.dev, c->dev)) &&
 		   d.set_cycle_ns == c->set_cycle_ns &&
 		   d.cycle_ns == c->cycle_ns &&
 		   d.set_watchdog == c->set_watchdog &&
-		   d.watchdog == c->watchdog && d.node == c->node &&
+		   d.watchdog == c->watchdog &&
+		   d.set_multicast == c->set_multicast &&
+		   d.multicast == c->multicast && d.node == c->node &&
 		   d.plan_argc == c->plan_argc,
 		   "canonical form parses differently");
 	for (i = 0; i < c->plan_argc; i++)

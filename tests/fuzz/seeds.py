@@ -168,3 +168,22 @@ for i in range(32):
         dec = [rng.randrange(256) for _ in range(rng.randrange(8, 64))]
     seeds.append(engine_seed(kind, dims, which, picks, ops, dec))
 write("engine", seeds)
+
+# ---------------------------------------------------------------- trees
+# fuzz_trees: topology byte, mode byte (bit 0: raw), then the table.
+seeds = []
+# structured, SPAM on the 4x4 mesh (topology 3): root 0, row 0 to -x,
+# the rest to -y (ports 0 +x, 1 -x, 2 +y, 3 -y; 4 = the root's none)
+mesh = [4] + [1] * 3 + [3] * 12
+seeds.append(bytes([3, 0, 0, 0] + mesh + [5, 0x55, 0xaa, 1]))
+# structured, DSTM-1 on the 4x4 torus (topology 0), random ports
+for i in range(4):
+    seeds.append(bytes([0, 0, 1 + i % 3, rng.randrange(16), rng.randrange(16)] +
+                       [rng.randrange(5) for _ in range(32)] +
+                       [rng.randrange(256) for _ in range(18)]))
+# raw
+for i in range(3):
+    n = rng.randrange(20, 60)
+    seeds.append(bytes([rng.randrange(7), 1, n] +
+                       [rng.randrange(256) for _ in range(n)]))
+write("trees", seeds)
