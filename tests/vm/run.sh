@@ -32,8 +32,8 @@
 #   WC_SELFTESTS_SKIP  not these selftests, by number
 #   WC_KERNEL_ARGS  more kernel command line (e.g. kmemleak=off)
 #   WC_STRESS_SECONDS, WC_CYCLES, WC_FUZZ_SEED, WC_FUZZ_COUNT,
-#   WC_FUZZ_MAX_NODES, WC_FUZZ_PHASES
-#                   passed to the selftests in the guest (85, 86, 80)
+#   WC_FUZZ_MAX_NODES, WC_FUZZ_PHASES, WC_SCHEMES, WC_MEMBERSHIP_SIDE
+#                   passed to the selftests in the guest (85, 86, 80, 46, 42)
 #
 # How it works: the host builds (and caches) a busybox initramfs whose /init
 # loads the 9p modules, mounts the host root, mounts tmpfs on /run, /tmp and
@@ -380,7 +380,8 @@ host_main() {
 	[ -z "${WC_KERNEL_ARGS:-}" ] || cmdline="$cmdline $WC_KERNEL_ARGS"
 	# Settings of the selftests themselves (no spaces: kernel command line).
 	for v in WC_STRESS_SECONDS WC_CYCLES WC_FUZZ_SEED WC_FUZZ_COUNT \
-		 WC_FUZZ_MAX_NODES WC_FUZZ_PHASES; do
+		 WC_FUZZ_MAX_NODES WC_FUZZ_PHASES WC_SCHEMES \
+		 WC_MEMBERSHIP_SIDE; do
 		eval "val=\${$v:-}"
 		case "$val" in
 		"") ;;
