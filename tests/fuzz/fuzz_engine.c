@@ -110,6 +110,10 @@ static bool decision_ok(const struct wc_route_ctx *ctx,
 		    o->hdr_flits > hdr->nflits)
 			return false;
 		if (o->consume) {
+			/* vc_mask: allowed consumption channels, 0 = any */
+			if (o->vc_mask && !(o->vc_mask &
+					    ((1u << ctx->params->cons_channels) - 1)))
+				return false;
 			cons++;
 			continue;
 		}
