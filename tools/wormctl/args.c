@@ -183,6 +183,24 @@ static int parse_fabric(int argc, char **argv, struct wormctl_cmdline *c,
 	return 0;
 }
 
+/*
+ * "help" as the first word makes the command help (returns true);
+ * otherwise an optional "show" word is skipped.
+ */
+static bool help_or_skip_show(int *argc, char ***argv,
+			      struct wormctl_cmdline *c)
+{
+	if (*argc > 0 && is_help((*argv)[0])) {
+		c->cmd = WCMD_HELP;
+		return true;
+	}
+	if (*argc > 0 && !strcmp((*argv)[0], "show")) {
+		(*argc)--;
+		(*argv)++;
+	}
+	return false;
+}
+
 static int parse_stats(int argc, char **argv, struct wormctl_cmdline *c,
 		       char *err, size_t errlen)
 {
@@ -190,14 +208,8 @@ static int parse_stats(int argc, char **argv, struct wormctl_cmdline *c,
 
 	c->cmd = WCMD_STATS;
 	c->node = SHOW_ALL_NODES;
-	if (argc > 0 && is_help(argv[0])) {
-		c->cmd = WCMD_HELP;
+	if (help_or_skip_show(&argc, &argv, c))
 		return 0;
-	}
-	if (argc > 0 && !strcmp(argv[0], "show")) {
-		argc--;
-		argv++;
-	}
 	if (argc < 1)
 		return wc_fail(err, errlen, "stats: DEV is missing");
 	c->dev = argv[0];
@@ -229,14 +241,8 @@ static int parse_table(int argc, char **argv, struct wormctl_cmdline *c,
 	int i;
 
 	c->cmd = WCMD_TABLE_SHOW;
-	if (argc > 0 && is_help(argv[0])) {
-		c->cmd = WCMD_HELP;
+	if (help_or_skip_show(&argc, &argv, c))
 		return 0;
-	}
-	if (argc > 0 && !strcmp(argv[0], "show")) {
-		argc--;
-		argv++;
-	}
 	for (i = 0; i < argc; i++) {
 		if (argv[i][0] == '-' && argv[i][1]) {
 			if (parse_option(argv[i], c, err, errlen))
