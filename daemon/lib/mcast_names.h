@@ -24,12 +24,16 @@ static const char *const wc_mcast_scheme_names[] = {
 	[WORMCAST_MCAST_DSTM1] = "dstm-1",
 	[WORMCAST_MCAST_DSTM2] = "dstm-2",
 	[WORMCAST_MCAST_RT] = "rt",
+	[WORMCAST_MCAST_HAMILTONIAN] = "hamiltonian",
+	[WORMCAST_MCAST_DUAL_PATH] = "dual-path",
+	[WORMCAST_MCAST_MULTIPATH] = "multipath",
+	[WORMCAST_MCAST_STAR_TREE] = "star-tree",
 };
 
 _Static_assert(sizeof(wc_mcast_scheme_names) / sizeof(wc_mcast_scheme_names[0]) ==
 	       __WORMCAST_MCAST_MAX, "every multicast scheme needs a name");
 
-/* "unicast", "spam", "dstm-1", "dstm-2", "rt", or NULL for a value no tool knows. */
+/* The scheme's name ("unicast", "dstm-1", ...), or NULL for a value no tool knows. */
 static inline const char *wc_mcast_scheme_name(uint32_t scheme)
 {
 	if (scheme > WORMCAST_MCAST_MAX)

@@ -39,6 +39,10 @@ enum wormcast_mcast_scheme {
 	WORMCAST_MCAST_DSTM1,		/* two edge-disjoint trees, DSTM-1 construction */
 	WORMCAST_MCAST_DSTM2,		/* two edge-disjoint trees, DSTM-2 construction */
 	WORMCAST_MCAST_RT,		/* two edge-disjoint Roskind-Tarjan trees */
+	WORMCAST_MCAST_HAMILTONIAN,	/* one path worm per side of the source, by label */
+	WORMCAST_MCAST_DUAL_PATH,	/* dual-path: one worm up, one down the labels */
+	WORMCAST_MCAST_MULTIPATH,	/* multipath: up to one worm per source port */
+	WORMCAST_MCAST_STAR_TREE,	/* star paper's tree-based multicast (labels) */
 	__WORMCAST_MCAST_MAX,
 };
 #define WORMCAST_MCAST_MAX (__WORMCAST_MCAST_MAX - 1)
@@ -253,6 +257,7 @@ enum wormcast_engine_stat {
 enum wormcast_table_kind {
 	WORMCAST_TABLE_UNSPEC,
 	WORMCAST_TABLE_TREES,		/* struct wormcast_trees: spanning trees */
+	WORMCAST_TABLE_LABELS,		/* struct wormcast_labels: Hamiltonian labels */
 	__WORMCAST_TABLE_MAX,
 };
 #define WORMCAST_TABLE_MAX (__WORMCAST_TABLE_MAX - 1)
@@ -279,6 +284,21 @@ struct wormcast_trees {
 	__u32 root[WORMCAST_MAX_TREES];	/* unused entries 0 */
 	__u32 reserved;			/* 0 */
 	__u8 parent_port[];		/* ntrees * nnodes */
+};
+
+/*
+ * WORMCAST_TABLE_LABELS: a Hamiltonian labeling of the fabric's topology
+ * for the label-based schemes (hamiltonian, dual-path, multipath,
+ * star-tree): @nnodes u32 labels follow the header, label[node].  The
+ * kernel checks that the labels are a permutation of 0..nnodes-1 in which
+ * nodes with consecutive labels are neighbours (a Hamiltonian path of the
+ * topology), and that @scheme is a label-based scheme the fabric can run.
+ */
+struct wormcast_labels {
+	__u32 scheme;			/* enum wormcast_mcast_scheme */
+	__u32 nnodes;			/* the fabric's */
+	__u32 reserved[2];		/* 0 */
+	__u32 label[];			/* nnodes */
 };
 
 #endif /* _UAPI_LINUX_WORMCAST_H */
