@@ -766,13 +766,6 @@ void wc_fabric_tables_changed(struct wc_fabric *f)
 	local_bh_enable();
 }
 
-/* Can @f run multicast scheme @scheme?  0, or -EINVAL with *@why. */
-int wc_fabric_check_mcast(const struct wc_fabric *f, u32 scheme,
-			  const char **why)
-{
-	return wc_mcast_check(scheme, &f->topo, &f->params, why);
-}
-
 /* Set the scheme (RTNL held, checked); the poll switches when it may. */
 void wc_fabric_set_mcast(struct wc_fabric *f, u32 scheme)
 {

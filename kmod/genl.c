@@ -215,25 +215,12 @@ static int wc_put_engine(struct sk_buff *skb, struct wc_fabric *f)
 
 static int wc_put_params(struct sk_buff *skb, struct wc_fabric *f)
 {
-	const struct wc_engine_params *p = &f->params;
 	struct nlattr *nest;
 
 	nest = nla_nest_start(skb, WORMCAST_A_PARAMS);
 	if (!nest)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, WORMCAST_PARAM_FLIT_BYTES, p->flit_bytes) ||
-	    nla_put_u32(skb, WORMCAST_PARAM_BUF_FLITS, p->buf_flits) ||
-	    nla_put_u32(skb, WORMCAST_PARAM_VCS, p->vcs) ||
-	    nla_put_u32(skb, WORMCAST_PARAM_INJ_CHANNELS, p->inj_channels) ||
-	    nla_put_u32(skb, WORMCAST_PARAM_CONS_CHANNELS, p->cons_channels) ||
-	    nla_put_u32(skb, WORMCAST_PARAM_ROUTER_DELAY, p->router_delay) ||
-	    nla_put_u32(skb, WORMCAST_PARAM_LINK_DELAY, p->link_delay) ||
-	    nla_put_u32(skb, WORMCAST_PARAM_STARTUP, p->startup) ||
-	    nla_put_u32(skb, WORMCAST_PARAM_CYCLE_NS, READ_ONCE(f->cycle_ns)) ||
-	    nla_put_u8(skb, WORMCAST_PARAM_REPLICATION, p->replication) ||
-	    nla_put_u32(skb, WORMCAST_PARAM_WATCHDOG, p->watchdog) ||
-	    nla_put_u32(skb, WORMCAST_PARAM_QUEUE_LEN, f->queue_len) ||
-	    nla_put_u32(skb, WORMCAST_PARAM_MULTICAST, READ_ONCE(f->mcast))) {
+	if (wc_params_put(skb, f, false)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -498,25 +485,19 @@ static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 	/* validate everything before changing anything */
 	cycle_ns = READ_ONCE(f->cycle_ns);
 	if (tb[WORMCAST_PARAM_CYCLE_NS]) {
-		cycle_ns = nla_get_u32(tb[WORMCAST_PARAM_CYCLE_NS]);
-		if (cycle_ns > WC_CYCLE_NS_MAX) {
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    tb[WORMCAST_PARAM_CYCLE_NS],
-					    "cycle_ns must be at most 1000000000");
-			err = -EINVAL;
+		err = wc_param_check_cycle_ns(tb[WORMCAST_PARAM_CYCLE_NS],
+					      info->extack);
+		if (err)
 			goto out;
-		}
+		cycle_ns = nla_get_u32(tb[WORMCAST_PARAM_CYCLE_NS]);
 	}
 	mcast = READ_ONCE(f->mcast);
 	if (tb[WORMCAST_PARAM_MULTICAST]) {
-		mcast = nla_get_u32(tb[WORMCAST_PARAM_MULTICAST]);
-		err = wc_fabric_check_mcast(f, mcast, &why);
-		if (err) {
-			wc_extack_msg(info->extack, why);
-			NL_SET_BAD_ATTR(info->extack,
-					tb[WORMCAST_PARAM_MULTICAST]);
+		err = wc_param_check_mcast(tb[WORMCAST_PARAM_MULTICAST],
+					   &f->topo, &f->params, info->extack);
+		if (err)
 			goto out;
-		}
+		mcast = nla_get_u32(tb[WORMCAST_PARAM_MULTICAST]);
 	}
 	/* the rest is valid: the watchdog change is the last that can fail */
 	if (tb[WORMCAST_PARAM_WATCHDOG]) {

@@ -187,18 +187,20 @@ static int wc_parse_config(struct nlattr *data[], struct wc_link_config *c,
 		return -EINVAL;
 	}
 	c->cycle_ns = 0;
-	wc_get_u32(data, IFLA_WORMCAST_CYCLE_NS, &c->cycle_ns);
-	if (c->cycle_ns > WC_CYCLE_NS_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, data[IFLA_WORMCAST_CYCLE_NS],
-				    "cycle_ns must be at most 1000000000");
-		return -EINVAL;
+	if (data[IFLA_WORMCAST_CYCLE_NS]) {
+		err = wc_param_check_cycle_ns(data[IFLA_WORMCAST_CYCLE_NS],
+					      extack);
+		if (err)
+			return err;
+		c->cycle_ns = nla_get_u32(data[IFLA_WORMCAST_CYCLE_NS]);
 	}
 	c->mcast = WORMCAST_MCAST_UNICAST;
-	wc_get_u32(data, IFLA_WORMCAST_MULTICAST, &c->mcast);
-	if (wc_mcast_check(c->mcast, &c->topo, &c->params, &why)) {
-		wc_extack_msg(extack, why);
-		NL_SET_BAD_ATTR(extack, data[IFLA_WORMCAST_MULTICAST]);
-		return -EINVAL;
+	if (data[IFLA_WORMCAST_MULTICAST]) {
+		err = wc_param_check_mcast(data[IFLA_WORMCAST_MULTICAST],
+					   &c->topo, &c->params, extack);
+		if (err)
+			return err;
+		c->mcast = nla_get_u32(data[IFLA_WORMCAST_MULTICAST]);
 	}
 	return 0;
 }
@@ -443,8 +445,7 @@ static size_t wc_get_size(const struct net_device *dev)
 	return nla_total_size(sizeof(u8)) +		/* ROLE */
 	       nla_total_size(sizeof(u32)) * 3 +	/* FABRIC_ID, TOPOLOGY, NNODES */
 	       nla_total_size(sizeof(u32) * WC_MAX_DIMS) +	/* DIMS */
-	       nla_total_size(sizeof(u32)) * 12 +	/* u32 params, MULTICAST */
-	       nla_total_size(sizeof(u8)) +		/* REPLICATION */
+	       wc_params_size() +
 	       nla_total_size(sizeof(u32)) * 2 +	/* NODE_ID, FABRIC_IFINDEX */
 	       nla_total_size(sizeof(u32) * WC_MAX_COORDS);	/* COORDS */
 }
@@ -453,7 +454,6 @@ static int wc_fill_info(struct sk_buff *skb, const struct net_device *dev)
 {
 	const struct wc_priv *p = wc_priv(dev);
 	const struct wc_fabric *f = p->fabric;
-	const struct wc_engine_params *ep = &f->params;
 	u32 coords[WC_MAX_COORDS];
 
 	if (nla_put_u8(skb, IFLA_WORMCAST_ROLE,
@@ -463,19 +463,7 @@ static int wc_fill_info(struct sk_buff *skb, const struct net_device *dev)
 	    nla_put(skb, IFLA_WORMCAST_DIMS, f->topo.ndims * sizeof(u32),
 		    f->topo.dims) ||
 	    nla_put_u32(skb, IFLA_WORMCAST_NNODES, f->nnodes) ||
-	    nla_put_u32(skb, IFLA_WORMCAST_FLIT_BYTES, ep->flit_bytes) ||
-	    nla_put_u32(skb, IFLA_WORMCAST_BUF_FLITS, ep->buf_flits) ||
-	    nla_put_u32(skb, IFLA_WORMCAST_VCS, ep->vcs) ||
-	    nla_put_u32(skb, IFLA_WORMCAST_INJ_CHANNELS, ep->inj_channels) ||
-	    nla_put_u32(skb, IFLA_WORMCAST_CONS_CHANNELS, ep->cons_channels) ||
-	    nla_put_u32(skb, IFLA_WORMCAST_ROUTER_DELAY, ep->router_delay) ||
-	    nla_put_u32(skb, IFLA_WORMCAST_LINK_DELAY, ep->link_delay) ||
-	    nla_put_u32(skb, IFLA_WORMCAST_STARTUP, ep->startup) ||
-	    nla_put_u32(skb, IFLA_WORMCAST_CYCLE_NS, READ_ONCE(f->cycle_ns)) ||
-	    nla_put_u8(skb, IFLA_WORMCAST_REPLICATION, ep->replication) ||
-	    nla_put_u32(skb, IFLA_WORMCAST_WATCHDOG, ep->watchdog) ||
-	    nla_put_u32(skb, IFLA_WORMCAST_QUEUE_LEN, f->queue_len) ||
-	    nla_put_u32(skb, IFLA_WORMCAST_MULTICAST, READ_ONCE(f->mcast)))
+	    wc_params_put(skb, f, true))
 		return -EMSGSIZE;
 	if (!p->node)
 		return 0;

@@ -281,8 +281,6 @@ size_t wc_fabric_mem(const struct wc_fabric *f);
 void wc_fabric_node_stats(struct wc_fabric *f, u32 node,
 			  struct wc_node_stats *s);
 void wc_fabric_tables_changed(struct wc_fabric *f);
-int wc_fabric_check_mcast(const struct wc_fabric *f, u32 scheme,
-			  const char **why);
 void wc_fabric_set_mcast(struct wc_fabric *f, u32 scheme);
 
 /* tables.c */
@@ -308,6 +306,15 @@ void wc_table_put(struct wc_table *t);
 size_t wc_tables_mem(const struct wc_tables *ts);
 int wc_mcast_check(u32 scheme, const struct wc_topo *topo,
 		   const struct wc_engine_params *params, const char **why);
+
+/* params.c */
+int wc_params_put(struct sk_buff *skb, const struct wc_fabric *f, bool link);
+size_t wc_params_size(void);
+int wc_param_check_cycle_ns(const struct nlattr *a,
+			    struct netlink_ext_ack *extack);
+int wc_param_check_mcast(const struct nlattr *a, const struct wc_topo *topo,
+			 const struct wc_engine_params *params,
+			 struct netlink_ext_ack *extack);
 
 /* genl.c */
 int wc_genl_init(void);

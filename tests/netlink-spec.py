@@ -62,6 +62,7 @@ SPEC = 'Documentation/netlink/specs/wormcast.yaml'
 UAPI = 'uapi/linux/wormcast.h'
 GENL = 'kmod/genl.c'
 LINK = 'kmod/link.c'
+KPARAMS = 'kmod/params.c'
 DAEMON = 'daemon/wormcastd.c'
 WCTL_DIR = 'tools/wormctl'
 WCTL_FABRIC = 'tools/wormctl/fabric.c'
@@ -920,6 +921,42 @@ def check_kernel(sp, src):
         errs.append('%s: rtnl_link_ops .kind is %s' % (LINK, lops.get('kind')))
     # what the kernel puts in replies
     errs += check_puts(sp, src)
+    errs += check_kernel_params(sp, src)
+    return errs
+
+
+NLA_PUT = {'NLA_U8': 'u8', 'NLA_U32': 'u32'}
+
+
+def check_kernel_params(sp, src):
+    """kmod/params.c: wc_param_attrs[] pairs every WORMCAST_PARAM_* with the
+    IFLA_WORMCAST_* of the same name and the type both are put with."""
+    errs = []
+    tb = re.search(r'wc_param_attrs\[\]\s*=\s*\{(.*?)\n\};', strip_comments(src[KPARAMS]), re.S)
+    if not tb:
+        raise ParseError('%s: wc_param_attrs[] not found' % KPARAMS)
+    names = []
+    pset = None
+    for row in split_top(tb.group(1)):
+        rm = re.fullmatch(r'\{\s*(\w+)\s*,\s*(\w+)\s*,\s*(NLA_\w+)\s*\}', re.sub(r'\s+', ' ', row))
+        if not rm:
+            raise ParseError('%s: cannot parse row %r' % (KPARAMS, row))
+        rp, ri = sp.resolve(rm.group(1)), sp.resolve(rm.group(2))
+        if not rp or not rp[1] or not ri or not ri[1]:
+            errs.append('%s: %s or %s not in the spec' % (KPARAMS, rm.group(1), rm.group(2)))
+            continue
+        pset = rp[0]
+        names.append(rp[1]['name'])
+        if rp[1]['name'] != ri[1]['name']:
+            errs.append('%s: pairs %s with %s' % (KPARAMS, rm.group(1), rm.group(2)))
+        for r in (rp, ri):
+            if NLA_PUT.get(rm.group(3)) != r[1]['type']:
+                errs.append('%s: puts %s as %s, spec says %s'
+                            % (KPARAMS, r[1]['name'], rm.group(3), r[1]['type']))
+    if pset:
+        want = [a['name'] for a in sp.attrs(pset) if a['type'] not in ('unused', 'pad')]
+        if names != want:
+            errs.append('%s: wc_param_attrs[] rows %s, spec set %s %s' % (KPARAMS, names, pset, want))
     return errs
 
 
@@ -1236,7 +1273,7 @@ CHECKS = [
 
 
 def load_sources(root):
-    paths = [UAPI, GENL, LINK, DAEMON, WCTL_FABRIC, IPROUTE, PARAMS_H] + DEFINE_HDRS
+    paths = [UAPI, GENL, LINK, KPARAMS, DAEMON, WCTL_FABRIC, IPROUTE, PARAMS_H] + DEFINE_HDRS
     paths += [os.path.join(WCTL_DIR, f) for f in sorted(os.listdir(os.path.join(root, WCTL_DIR)))
               if f.endswith('.c')]
     src = {}
@@ -1383,6 +1420,12 @@ SOURCE_MUTATIONS = [
      'case WORMCAST_A_TABLE_DATA:\n\t\t\tattr_u32(a, &len);'),
     ('a uapi struct member of another width', UAPI, '\t__u32 reserved;', '\t__u16 reserved;'),
     ('a uapi define changed (hex)', UAPI, '0xff', '0xfe'),
+    ('a parameter put with the wrong width in both replies', KPARAMS,
+     '{ WORMCAST_PARAM_VCS, IFLA_WORMCAST_VCS, NLA_U32 }',
+     '{ WORMCAST_PARAM_VCS, IFLA_WORMCAST_VCS, NLA_U8 }'),
+    ('a parameter paired with another link attribute', KPARAMS,
+     '{ WORMCAST_PARAM_VCS, IFLA_WORMCAST_VCS, NLA_U32 }',
+     '{ WORMCAST_PARAM_VCS, IFLA_WORMCAST_BUF_FLITS, NLA_U32 }'),
     ('an op losing its dumpit', GENL,
      '.doit = wc_genl_stats_get,\n\t\t.dumpit = wc_genl_stats_dump,', '.doit = wc_genl_stats_get,'),
 ]
