@@ -26,13 +26,17 @@
 #     members of an 8x8 torus under "multicast dstm-1" (tables pushed by
 #     wormcastd) and "multicast unicast", and through a Linux bridge with
 #     IGMP snooping joining 64 veth namespaces (how Linux multicasts into
-#     namespaces today).  Members join 239.1.1.1 with a socat socket in
-#     their namespace; the sender is an iperf2 client (-u -b 10G, 64 B);
-#     the figure is the datagrams a member's device received per second,
-#     the median over the members (all members of a run get about the same
-#     number: the senders' rate is the group's).  Runs interleaved as in
-#     (b).  Issue 8's targets: dstm-1 >= the bridge and >= 2x unicast at
-#     63 members.
+#     namespaces today), for datagrams of WC_BENCH_MCAST_BYTES payload
+#     bytes.  The sender is an iperf2 client (-u -b 10G).  Each member's
+#     namespace holds a socket joined to 239.1.1.1 on its device: with
+#     WC_BENCH_MCAST_SINK=join (the default) nobody reads it, so the figure
+#     measures the network up to the member's IP stack, not 63 reader
+#     processes competing for 2 vCPUs (which bound all three paths alike:
+#     sink=read, socat readers, shows that).  The figure is the datagrams a
+#     member's device received per second, the median over the members
+#     (all members of a run get about the same number: the sender's rate
+#     is the group's).  Runs interleaved as in (b).  Issue 8's targets:
+#     dstm-1 >= the bridge and >= 2x unicast at 63 members.
 # (rtnl) how long "ip link add" and "ip link del" of a fabric hold RTNL
 #     (16x16, and 32x32: the max_userns_nodes default), beside as many
 #     dummy devices (issue 12, item 3).
@@ -57,6 +61,8 @@
 #   WC_BENCH_MEM_DIMS   torus sizes for memory (default "16x16 32x32")
 #   WC_BENCH_RTNL_DIMS  torus sizes for RTNL hold times (default "16x16 32x32")
 #   WC_BENCH_MCAST_MEMBERS  group sizes for (mcast) (default "8 32 63")
+#   WC_BENCH_MCAST_BYTES    datagram payload sizes for (mcast) (default "64 1024")
+#   WC_BENCH_MCAST_SINK     join (members' sockets unread, default) or read
 #   WC_BENCH_MC_FRAMES  frames per run of the dstset part (default 3000)
 #   WC_BENCH_PARTS      "udp mem rtnl mcast tables dstset" (default) or some
 set -u
@@ -70,6 +76,8 @@ MEM_RUNS=${WC_BENCH_MEM_RUNS:-3}
 MEM_DIMS=${WC_BENCH_MEM_DIMS:-16x16 32x32}
 RTNL_DIMS=${WC_BENCH_RTNL_DIMS:-16x16 32x32}
 MCAST_MEMBERS=${WC_BENCH_MCAST_MEMBERS:-8 32 63}
+MCAST_BYTES=${WC_BENCH_MCAST_BYTES:-64 1024}
+MCAST_SINK=${WC_BENCH_MCAST_SINK:-join}
 PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast tables dstset}
 MC_FRAMES=${WC_BENCH_MC_FRAMES:-3000}
 SIZES="64 1400"
@@ -101,13 +109,18 @@ note() {
 	echo "# $*"
 }
 
-cleanup() {
-	for p in $PIDS; do
+# stop_pids PID...: end our background processes and reap them.
+stop_pids() {
+	for p in "$@"; do
 		kill "$p" 2>/dev/null
 	done
-	for p in $PIDS; do
+	for p in "$@"; do
 		wait "$p" 2>/dev/null
 	done
+}
+
+cleanup() {
+	stop_pids $PIDS
 	for ns in $NS_FAB_TX $NS_FAB_RX $NS_VETH_TX $NS_VETH_RX $NS_DUMMY $NS_MC; do
 		ip netns del "$ns" 2>/dev/null
 	done
@@ -128,6 +141,14 @@ is_count() {
 
 is_count "$RUNS" || die "WC_BENCH_RUNS must be a positive integer, not '$RUNS'"
 is_count "$SECS" || die "WC_BENCH_SECS must be a positive integer, not '$SECS'"
+case $MCAST_SINK in
+join | read) ;;
+*) die "WC_BENCH_MCAST_SINK must be join or read, not '$MCAST_SINK'" ;;
+esac
+for b in $MCAST_BYTES; do
+	is_count "$b" && [ "$b" -le 1472 ] ||
+		die "WC_BENCH_MCAST_BYTES: '$b' is not a UDP payload size of 1 to 1472"
+done
 is_count "$MC_FRAMES" ||
 	die "WC_BENCH_MC_FRAMES must be a positive integer, not '$MC_FRAMES'"
 is_count "$MEM_RUNS" ||
@@ -451,12 +472,7 @@ MC_PORT=5100
 MC_PIDS=""
 
 mcast_teardown() {
-	for p in $MC_PIDS; do
-		kill "$p" 2>/dev/null
-	done
-	for p in $MC_PIDS; do
-		wait "$p" 2>/dev/null
-	done
+	stop_pids $MC_PIDS
 	MC_PIDS=""
 	for ns in $(ip netns list 2>/dev/null | awk '/^wcmc-/ { print $1 }'); do
 		ip netns del "$ns"
@@ -537,13 +553,27 @@ mc_dev_of() {
 	esac
 }
 
-# mc_join MEMBERS...: a socat socket joined to the group in each member's
-# namespace.
+# mc_join MEMBERS...: a socket joined to the group in each member's
+# namespace: read by socat (sink=read), or held unread by a sleeping
+# python3 (sink=join; once its buffer is full the socket drops, after the
+# device counted the datagram).
 mc_join() {
 	for n in "$@"; do
-		ip netns exec "$(mc_ns_of "$n")" socat -u \
-			"UDP4-RECV:$MC_PORT,ip-add-membership=$MC_GROUP:$(mc_dev_of "$n")" \
-			/dev/null 2>>"$TMPD/socat.log" &
+		if [ "$MCAST_SINK" = read ]; then
+			ip netns exec "$(mc_ns_of "$n")" socat -u \
+				"UDP4-RECV:$MC_PORT,ip-add-membership=$MC_GROUP:$(mc_dev_of "$n")" \
+				/dev/null 2>>"$TMPD/socat.log" &
+		else
+			ip netns exec "$(mc_ns_of "$n")" python3 -c '
+import signal, socket, struct, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("", int(sys.argv[2])))
+ifidx = socket.if_nametoindex(sys.argv[3])
+s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+	     struct.pack("4s4si", socket.inet_aton(sys.argv[1]), b"\0" * 4, ifidx))
+signal.pause()' "$MC_GROUP" "$MC_PORT" "$(mc_dev_of "$n")" 2>>"$TMPD/socat.log" &
+		fi
 		MC_PIDS="$MC_PIDS $!"
 	done
 }
@@ -562,7 +592,7 @@ mc_rx_sum() {
 mc_run() {
 	r0=$(mc_rx_sum "$@")
 	ip netns exec "$(mc_ns_of 0)" iperf -c "$MC_GROUP" -p "$MC_PORT" -u \
-		-b 10G -l 64 -T 1 -t "$SECS" >"$TMPD/mc.cli" 2>&1
+		-b 10G -l "$bytes" -T 1 -t "$SECS" >"$TMPD/mc.cli" 2>&1
 	sleep 1
 	r1=$(mc_rx_sum "$@")
 	rate=$(awk -v d=$((r1 - r0)) -v m=$# -v s="$SECS" \
@@ -580,15 +610,19 @@ bench_mcast() {
 			members=$(seq 1 "$m")
 			mc_join $members
 			sleep 2	# IGMP reports, snooping
-			: >"$TMPD/mc.$path.$m"
-			for run in $(seq "$RUNS"); do
-				mc_run $members
-				echo "$rate" >>"$TMPD/mc.$path.$m"
-				note "$path, $m members, run $run: $rate datagrams/s per member"
+			for bytes in $MCAST_BYTES; do
+				: >"$TMPD/mc.$path.$m.$bytes"
+				for run in $(seq "$RUNS"); do
+					mc_run $members
+					echo "$rate" >>"$TMPD/mc.$path.$m.$bytes"
+					note "$path, $m members, $bytes B, run $run: $rate datagrams/s per member"
+				done
+				echo "vm.mcast.$(echo "$path" | tr -d -).${m}members.${bytes}B: $(median <"$TMPD/mc.$path.$m.$bytes") datagrams/s per member"
 			done
-			echo "vm.mcast.$(echo "$path" | tr -d -).${m}members: $(median <"$TMPD/mc.$path.$m") datagrams/s per member"
 			for p in $MC_PIDS; do
-				[ "$(cat /proc/"$p"/comm 2>/dev/null)" = socat ] && kill "$p"
+				case $(cat /proc/"$p"/comm 2>/dev/null) in
+				socat | python3) kill "$p" ;;
+				esac
 			done
 		done
 		if [ "$path" != bridge ]; then
@@ -601,13 +635,15 @@ bench_mcast() {
 	done
 	mcast_teardown
 	for m in $MCAST_MEMBERS; do
-		awk -v d="$(median <"$TMPD/mc.dstm-1.$m")" \
-			-v u="$(median <"$TMPD/mc.unicast.$m")" \
-			-v b="$(median <"$TMPD/mc.bridge.$m")" -v m="$m" 'BEGIN {
-			rb = 0; ru = 0
-			if (b > 0) rb = d / b
-			if (u > 0) ru = d / u
-			printf "vm.mcast.ratio.%smembers: dstm-1/bridge %.2f x, dstm-1/unicast %.2f x\n", m, rb, ru }'
+		for bytes in $MCAST_BYTES; do
+			awk -v d="$(median <"$TMPD/mc.dstm-1.$m.$bytes")" \
+				-v u="$(median <"$TMPD/mc.unicast.$m.$bytes")" \
+				-v b="$(median <"$TMPD/mc.bridge.$m.$bytes")" -v m="$m" -v by="$bytes" 'BEGIN {
+				rb = 0; ru = 0
+				if (b > 0) rb = d / b
+				if (u > 0) ru = d / u
+				printf "vm.mcast.ratio.%smembers.%sB: dstm-1/bridge %.2f x, dstm-1/unicast %.2f x\n", m, by, rb, ru }'
+		done
 	done
 }
 
