@@ -382,8 +382,10 @@ static void test_table(void)
 
 		for (s = 0; mgood && s <= WORMCAST_MCAST_MAX; s++)
 			mgood = !wc_param_value_parse(d, wc_mcast_scheme_name(s), &v) &&
-				v == s && strstr(wc_link_usage, wc_mcast_scheme_name(s)) != NULL;
-		ok(mgood, "multicast: every scheme by its name, named in the usage");
+				v == s && strstr(wc_link_usage, wc_mcast_scheme_name(s)) &&
+				strstr(wc_param_keywords(d), wc_mcast_scheme_name(s)) &&
+				strstr(d->help, wc_mcast_scheme_name(s));
+		ok(mgood, "multicast: every scheme by its name, named in the usage, the keywords and the help");
 		ok(PARSE(&ma, merr, "topology", "torus", "dims", "8x8", "multicast",
 			 "dstm-1") == 0 && ma.set[d - wc_params] &&
 		   ma.val[d - wc_params] == WORMCAST_MCAST_DSTM1,

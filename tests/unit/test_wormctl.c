@@ -914,7 +914,7 @@ static size_t make_trees_table(uint8_t *buf, uint32_t ntrees, uint32_t nnodes)
 }
 
 static char *render_table(bool json, const struct wc_table_info *t,
-			  const struct wc_trees_view *v, bool verbose)
+			  const struct wc_table_view *v, bool verbose)
 {
 	struct capture c;
 	struct out o;
@@ -934,7 +934,7 @@ static void test_table_decode(void)
 {
 	const size_t hdr = sizeof(struct wormcast_trees);
 	struct wc_table_info ti = { WORMCAST_TABLE_TREES, 3, 0 };
-	struct wc_trees_view v;
+	struct wc_table_view v;
 	uint8_t buf[256];
 	char e[192];
 	size_t len;
@@ -1015,6 +1015,55 @@ static void test_table_decode(void)
 	memcpy(buf + offsetof(struct wormcast_trees, nnodes), "\xff\xff\xff\xff", 4);
 	ok(wc_trees_decode(buf, len, &v, e, sizeof(e)) == -1 &&
 	   strstr(e, "truncated"), "nnodes 2^32-1 refused (%s)", e);
+}
+
+/* A labels table of the 2x2 mesh (snake: 0 1 / 3 2), and the refusals. */
+static void test_labels_decode(void)
+{
+	const size_t hdr = sizeof(struct wormcast_labels);
+	struct wc_table_info ti = { WORMCAST_TABLE_LABELS, 5, 0 };
+	struct wormcast_labels l = { .scheme = WORMCAST_MCAST_DUAL_PATH, .nnodes = 4 };
+	static const uint32_t label[4] = { 0, 1, 3, 2 };
+	uint32_t buf[16];	/* aligned as the kernel's bytes are */
+	struct wc_table_view v;
+	size_t len = hdr + sizeof(label);
+	char e[192];
+	char *s;
+
+	memcpy(buf, &l, hdr);
+	memcpy((uint8_t *)buf + hdr, label, sizeof(label));
+	ti.size = (uint32_t)len;
+	ok(wc_table_decode(WORMCAST_TABLE_LABELS, buf, len, &v, e, sizeof(e)) == 0 &&
+	   v.kind == WORMCAST_TABLE_LABELS && v.scheme == WORMCAST_MCAST_DUAL_PATH &&
+	   v.nnodes == 4 && v.label[2] == 3, "labels table decoded");
+	s = render_table(false, &ti, &v, false);
+	ok(!strcmp(s, "labels gen 5 size 32 scheme dual-path nnodes 4\n"),
+	   "labels table show text (%s)", s);
+	free(s);
+	s = render_table(false, &ti, &v, true);
+	ok(!strcmp(s, "labels gen 5 size 32 scheme dual-path nnodes 4\n    label 0 1 3 2\n"),
+	   "labels table show -v text: label of every node");
+	free(s);
+	s = render_table(true, &ti, &v, true);
+	ok(json_valid(s) &&
+	   !strcmp(s, "[{\"kind\":\"labels\",\"gen\":5,\"size\":32,\"scheme\":\"dual-path\","
+		      "\"nnodes\":4,\"label\":[0,1,3,2]}]\n"),
+	   "labels table show -v JSON: exact fields");
+	free(s);
+	ok(wc_table_decode(WORMCAST_TABLE_LABELS, buf, hdr - 1, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "header"), "labels: shorter than the header refused (%s)", e);
+	ok(wc_table_decode(WORMCAST_TABLE_LABELS, buf, len - 1, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "truncated: 31 bytes, 32 for 4 nodes"),
+	   "labels: a byte missing refused (%s)", e);
+	ok(wc_table_decode(WORMCAST_TABLE_LABELS, buf, len + 4, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "trailing"), "labels: trailing bytes refused (%s)", e);
+	buf[1] = 0;
+	ok(wc_table_decode(WORMCAST_TABLE_LABELS, buf, len, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "nnodes 0"), "labels: no node refused (%s)", e);
+	buf[1] = 0xffffffffu;
+	ok(wc_table_decode(WORMCAST_TABLE_LABELS, buf, len, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "truncated"), "labels: nnodes 2^32-1 refused without overflow (%s)", e);
+	is_int(wc_table_decode(9, buf, len, &v, e, sizeof(e)), 1, "kind 9: not decoded");
 }
 
 static void test_table_bytes(void)
@@ -1111,6 +1160,7 @@ int main(void)
 	test_names();
 	test_args();
 	test_table_decode();
+	test_labels_decode();
 	test_table_bytes();
 	test_fabric_tables();
 	return done_testing();

@@ -17,11 +17,13 @@ const char wc_link_usage[] =
 	"                   [ link_delay N ] [ startup N ] [ cycle_ns N ]\n"
 	"                   [ replication { lockstep | async } ]\n"
 	"                   [ watchdog N ] [ queue_len N ]\n"
-	"                   [ multicast { unicast | spam | dstm-1 | dstm-2 | rt } ]\n"
+	"                   [ multicast SCHEME ]\n"
 	"\n"
 	"TOPOLOGY := { topology { mesh | torus } dims SIZES |\n"
 	"              topology hypercube dim N | topology star n N }\n"
 	"SIZES    := X | XxY | XxYxZ            (e.g. 8, 8x8, 4x4x4)\n"
+	"SCHEME   := { unicast | spam | dstm-1 | dstm-2 | rt | hamiltonian |\n"
+	"              dual-path | multipath | star-tree }\n"
 	"PATTERN  := interface name of node devices with one %d for the node\n"
 	"            id (default: NAMEn%d, NAME cut to 14 characters)\n"
 	"\n"
@@ -39,8 +41,10 @@ const char wc_link_usage[] =
 	"  queue_len      injection queue length of a node, frames\n"
 	"  multicast      how multicast travels: unicast (one worm per member,\n"
 	"                 the default), spam (one spanning tree), dstm-1,\n"
-	"                 dstm-2, rt (two edge-disjoint trees); tree schemes\n"
-	"                 use the tables wormcastd installs\n";
+	"                 dstm-2, rt (two edge-disjoint trees), hamiltonian,\n"
+	"                 dual-path, multipath (path worms along a Hamiltonian\n"
+	"                 labeling), star-tree (tree worms along it); all but\n"
+	"                 unicast use the tables wormcastd installs\n";
 
 int wc_parse_dims(const char *s, uint32_t *dims, uint32_t *ndims)
 {

@@ -467,7 +467,7 @@ static int read_table(struct wc_nl *nl, uint32_t ifindex,
 int cmd_table_show(const struct wormctl_cmdline *c)
 {
 	struct wc_table_bytes b[WC_MAX_TABLES];
-	struct wc_trees_view v[WC_MAX_TABLES];
+	struct wc_table_view v[WC_MAX_TABLES];
 	bool decoded[WC_MAX_TABLES] = { false };
 	const struct wc_fabric_info *f;
 	struct fabric_list l;
@@ -506,15 +506,18 @@ int cmd_table_show(const struct wormctl_cmdline *c)
 			n++;
 			goto close;
 		}
-		if (b[n].want.kind != WORMCAST_TABLE_TREES)
-			continue;	/* a kind this wormctl cannot decode */
-		if (wc_trees_decode(b[n].buf, b[n].len, &v[n], err,
-				    sizeof(err))) {
+		switch (wc_table_decode(b[n].want.kind, b[n].buf, b[n].len,
+					&v[n], err, sizeof(err))) {
+		case 0:
+			decoded[n] = true;
+			break;
+		case 1:
+			break;	/* a kind this wormctl cannot decode */
+		default:
 			fprintf(stderr, "wormctl: table show: %s\n", err);
 			n++;
 			goto close;
 		}
-		decoded[n] = true;
 	}
 	out_init(&o, stdout, c->opts.json, c->opts.pretty);
 	if (o.json)

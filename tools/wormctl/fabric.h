@@ -103,13 +103,17 @@ int wc_table_bytes_add(struct wc_table_bytes *b, uint32_t kind, uint32_t gen,
 int wc_table_bytes_done(struct wc_table_bytes *b);
 void wc_table_bytes_free(struct wc_table_bytes *b);
 
-/* A decoded WORMCAST_TABLE_TREES table; parent_port points into the bytes. */
-struct wc_trees_view {
+/* A decoded table; parent_port and label point into the bytes. */
+struct wc_table_view {
+	uint32_t kind;			/* enum wormcast_table_kind */
 	uint32_t scheme;		/* enum wormcast_mcast_scheme */
 	uint32_t nnodes;
+	/* WORMCAST_TABLE_TREES */
 	uint32_t ntrees;
 	uint32_t root[WORMCAST_MAX_TREES];
 	const uint8_t *parent_port;	/* ntrees * nnodes, tree after tree */
+	/* WORMCAST_TABLE_LABELS */
+	const uint32_t *label;		/* nnodes: label of every node */
 };
 
 /*
@@ -117,18 +121,31 @@ struct wc_trees_view {
  * in @err: shorter than the header, ntrees not 1..WORMCAST_MAX_TREES, no
  * node, size not header + ntrees * nnodes, a root that is not a node.
  */
-int wc_trees_decode(const void *buf, size_t len, struct wc_trees_view *v,
+int wc_trees_decode(const void *buf, size_t len, struct wc_table_view *v,
 		    char *err, size_t errlen);
 
-/* "trees", or NULL for a kind wormctl does not know. */
+/*
+ * Decode struct wormcast_labels from @len bytes (@buf 4-byte aligned).
+ * 0, or -1 with a message in @err: shorter than the header, no node, size
+ * not header + 4 * nnodes.  (The kernel checked the labeling itself.)
+ */
+int wc_labels_decode(const void *buf, size_t len, struct wc_table_view *v,
+		     char *err, size_t errlen);
+
+/* Either of the above by @kind; 1 (nothing decoded) for a kind wormctl does not know. */
+int wc_table_decode(uint32_t kind, const void *buf, size_t len,
+		    struct wc_table_view *v, char *err, size_t errlen);
+
+/* "trees", "labels", or NULL for a kind wormctl does not know. */
 const char *wc_table_kind_name(uint32_t kind);
 
 /*
  * One table: a JSON object (kind, gen, size and, for trees, scheme,
- * ntrees, nnodes, roots; with @verbose parent_port) or text lines.  @v is
- * NULL for a kind wormctl cannot decode.
+ * ntrees, nnodes, roots, with @verbose parent_port; for labels, scheme,
+ * nnodes, with @verbose label) or text lines.  @v is NULL for a kind
+ * wormctl cannot decode.
  */
 void show_table(struct out *o, const struct wc_table_info *t,
-		const struct wc_trees_view *v, bool verbose);
+		const struct wc_table_view *v, bool verbose);
 
 #endif /* WORMCTL_FABRIC_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wormctl table show: the bytes of an installed table put back together
- * from a TABLE_GET dump, struct wormcast_trees decoded, and its display as
+ * from a TABLE_GET dump, struct wormcast_trees or wormcast_labels decoded,
+ * and its display as
  * text or JSON.  No netlink here (fabric.c talks to the kernel), so that
  * the unit test can feed hand-built tables and pieces.
  */
@@ -70,7 +71,7 @@ void wc_table_bytes_free(struct wc_table_bytes *b)
 	b->len = 0;
 }
 
-int wc_trees_decode(const void *buf, size_t len, struct wc_trees_view *v,
+int wc_trees_decode(const void *buf, size_t len, struct wc_table_view *v,
 		    char *err, size_t errlen)
 {
 	const size_t hdr = sizeof(struct wormcast_trees);
@@ -102,6 +103,7 @@ int wc_trees_decode(const void *buf, size_t len, struct wc_trees_view *v,
 			return wc_fail(err, errlen,
 				       "trees table: tree %u's root %u is not one of the %u nodes",
 				       i, t.root[i], t.nnodes);
+	v->kind = WORMCAST_TABLE_TREES;
 	v->scheme = t.scheme;
 	v->nnodes = t.nnodes;
 	v->ntrees = t.ntrees;
@@ -110,12 +112,72 @@ int wc_trees_decode(const void *buf, size_t len, struct wc_trees_view *v,
 	return 0;
 }
 
-const char *wc_table_kind_name(uint32_t kind)
+int wc_labels_decode(const void *buf, size_t len, struct wc_table_view *v,
+		     char *err, size_t errlen)
 {
-	return kind == WORMCAST_TABLE_TREES ? "trees" : NULL;
+	const size_t hdr = sizeof(struct wormcast_labels);
+	struct wormcast_labels l;
+	uint64_t want;
+
+	memset(v, 0, sizeof(*v));
+	if (len < hdr)
+		return wc_fail(err, errlen,
+			       "labels table truncated: %zu bytes, the header alone is %zu",
+			       len, hdr);
+	memcpy(&l, buf, hdr);
+	if (!l.nnodes)
+		return wc_fail(err, errlen, "labels table: nnodes 0");
+	want = hdr + (uint64_t)l.nnodes * sizeof(uint32_t);
+	if (len != want)
+		return wc_fail(err, errlen,
+			       "labels table %s: %zu bytes, %" PRIu64 " for %u nodes",
+			       len < want ? "truncated" : "has trailing bytes",
+			       len, want, l.nnodes);
+	v->kind = WORMCAST_TABLE_LABELS;
+	v->scheme = l.scheme;
+	v->nnodes = l.nnodes;
+	v->label = (const uint32_t *)((const uint8_t *)buf + hdr);
+	return 0;
 }
 
-static void show_parent_ports(struct out *o, const struct wc_trees_view *v)
+int wc_table_decode(uint32_t kind, const void *buf, size_t len,
+		    struct wc_table_view *v, char *err, size_t errlen)
+{
+	switch (kind) {
+	case WORMCAST_TABLE_TREES:
+		return wc_trees_decode(buf, len, v, err, errlen);
+	case WORMCAST_TABLE_LABELS:
+		return wc_labels_decode(buf, len, v, err, errlen);
+	}
+	return 1;
+}
+
+const char *wc_table_kind_name(uint32_t kind)
+{
+	switch (kind) {
+	case WORMCAST_TABLE_TREES:
+		return "trees";
+	case WORMCAST_TABLE_LABELS:
+		return "labels";
+	}
+	return NULL;
+}
+
+static void show_labels(struct out *o, const struct wc_table_view *v)
+{
+	uint32_t n;
+
+	if (o->json) {
+		json_u32_array(o, "label", v->label, v->nnodes);
+		return;
+	}
+	fputs("    label", o->fp);
+	for (n = 0; n < v->nnodes; n++)
+		fprintf(o->fp, " %u", v->label[n]);
+	fputc('\n', o->fp);
+}
+
+static void show_parent_ports(struct out *o, const struct wc_table_view *v)
 {
 	const uint8_t *pp;
 	uint32_t t, n;
@@ -149,7 +211,7 @@ static void show_parent_ports(struct out *o, const struct wc_trees_view *v)
 }
 
 void show_table(struct out *o, const struct wc_table_info *t,
-		const struct wc_trees_view *v, bool verbose)
+		const struct wc_table_view *v, bool verbose)
 {
 	const char *kind = wc_table_kind_name(t->kind);
 	const char *scheme;
@@ -171,6 +233,8 @@ void show_table(struct out *o, const struct wc_table_info *t,
 			scheme = buf;
 		}
 		out_string(o, "scheme", " scheme %s", scheme);
+	}
+	if (v && v->kind == WORMCAST_TABLE_TREES) {
 		out_u64(o, "ntrees", " ntrees %" PRIu64, v->ntrees);
 		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
 		if (o->json) {
@@ -180,10 +244,14 @@ void show_table(struct out *o, const struct wc_table_info *t,
 					   v->ntrees, ',');
 			fprintf(o->fp, " roots %s", buf);
 		}
+	} else if (v) {
+		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
 	}
 	out_text(o, "\n");
-	if (v && verbose)
+	if (v && verbose && v->kind == WORMCAST_TABLE_TREES)
 		show_parent_ports(o, v);
+	else if (v && verbose)
+		show_labels(o, v);
 	if (o->json)
 		json_close_object(o);
 }
