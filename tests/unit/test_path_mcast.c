@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Label-based multicast in the engine (kmod/engine/path_mcast.c).  The
+ * cases shared with KUnit (kmod/tests/path_cases.h: validation, per-hop
+ * decisions, the star paper's sample, random multicasts against the
+ * papers' definitions, the latency formula, mixed traffic) run here under
+ * ASan/UBSan, plus what needs the daemon's library: the tables of
+ * daemon/lib/labels_table.c on every topology, and the links of every
+ * scheme's worms against the offline planners (pathplan.c, startree.c).
+ */
+#include "tap.h"
+#include "engine.h"
+
+#define CASE_CTX void
+#define CASE_CHECK(ctx, cond, ...) ((void)(ctx), ok(cond, __VA_ARGS__))
+#define CASE_EQ(ctx, got, want, ...) \
+	((void)(ctx), is_int(got, want, __VA_ARGS__))
+#define CASE_REQUIRE(ctx, cond, ...)				\
+	do {							\
+		if (!(cond)) {					\
+			ok(0, __VA_ARGS__);			\
+			exit(done_testing());			\
+		}						\
+	} while (0)
+
+/* engine_cases.h's own cases run in test_engine; only its recorder here. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "../../kmod/tests/engine_cases.h"
+#pragma GCC diagnostic pop
+#include "../../kmod/tests/path_cases.h"
+
+#include "labels_table.h"
+#include "pathplan.h"
+#include "startree.h"
+#include "testutil.h"
+
+struct topo_spec {
+	const char *name;
+	u32 kind, ndims, dims[3];
+};
+
+static const struct topo_spec topos[] = {
+	{ "mesh 8x8", WC_TOPO_MESH, 2, { 8, 8 } },
+	{ "mesh 4x3x3", WC_TOPO_MESH, 3, { 4, 3, 3 } },
+	{ "torus 6x6", WC_TOPO_TORUS, 2, { 6, 6 } },
+	{ "torus 4x4x3", WC_TOPO_TORUS, 3, { 4, 4, 3 } },
+	{ "hypercube 6", WC_TOPO_HYPERCUBE, 1, { 6 } },
+	{ "star 5", WC_TOPO_STAR, 1, { 5 } },
+};
+
+static u32 case_port_to(const struct wc_topo *t, u32 a, u32 b)
+{
+	u32 p;
+
+	for (p = 0; p < t->nports; p++)
+		if (wc_topo_neighbor(t, a, p) == b)
+			return p;
+	return 0;
+}
+
+static void mark_path(const struct wc_topo *t, u32 *links, const u32 *nodes,
+		      u32 n)
+{
+	u32 i;
+
+	for (i = 0; i + 1 < n; i++)
+		links[nodes[i] * t->nports +
+		      case_port_to(t, nodes[i], nodes[i + 1])]++;
+}
+
+/* The links of the planner's worms for @scheme. */
+static int plan_links(const struct wc_labeling *lb, u32 scheme, u32 src,
+		      const u32 *d, u32 k, u32 *links)
+{
+	const struct wc_topo *t = &lb->topo;
+	u32 *path = malloc(t->nnodes * 4 * sizeof(u32)), i;
+	int err;
+
+	if (scheme == WORMCAST_MCAST_DUAL_PATH ||
+	    scheme == WORMCAST_MCAST_MULTIPATH) {
+		struct wc_mstar ms;
+
+		err = wc_pathplan(lb, scheme == WORMCAST_MCAST_DUAL_PATH ?
+				  WC_PP_DUAL_PATH : WC_PP_MULTIPATH,
+				  src, d, k, &ms);
+		for (i = 0; !err && i < ms.nworms; i++)
+			mark_path(t, links, path,
+				  wc_mstar_worm_route(lb, src, &ms.worms[i],
+						      path));
+		if (!err)
+			wc_mstar_free(&ms);
+	} else {
+		struct wc_route_plan pl;
+
+		err = wc_startree_plan(lb, scheme == WORMCAST_MCAST_STAR_TREE ?
+				       WC_ST_TREE : WC_ST_HAMILTONIAN,
+				       src, d, k, &pl);
+		for (i = 0; !err && i < pl.nbranches; i++)
+			mark_path(t, links, pl.br[i].nodes, pl.br[i].nnodes);
+		if (!err)
+			wc_route_plan_free(&pl);
+	}
+	free(path);
+	return err;
+}
+
+/*
+ * Every scheme on every topology, through the daemon's table bytes: the
+ * links of random multicasts equal the planner's, one delivery each.
+ */
+static void against_planners(u32 per)
+{
+	struct case_rec *rec = case_rec_new(NULL, 1024);
+	u64 st = 77;
+	u32 i, k, j;
+
+	for (i = 0; i < ARRAY_SIZE(topos); i++) {
+		struct wc_topo t;
+		struct wc_labeling lb;
+
+		if (wc_topo_init(&t, topos[i].kind, topos[i].ndims,
+				 topos[i].dims, NULL) ||
+		    wc_labeling_init(&lb, &t))
+		{
+			ok(0, "%s: topology and labeling", topos[i].name);
+			exit(done_testing());
+		}
+		for (k = 0; k < PATH_NSCHEMES; k++) {
+			struct wc_engine_params p;
+			struct wc_label_set s;
+			void *bytes;
+			size_t len;
+			u32 bad = 0, np = t.nports;
+			u32 *links = calloc(t.nnodes * np, sizeof(u32));
+			u64 *before = calloc(t.nnodes * np, sizeof(u64));
+			u32 d[40];
+
+			ok(!wc_labels_table_build(&t, path_schemes[k], &bytes,
+						  &len) &&
+			   len == wc_labels_table_size(t.nnodes) &&
+			   !wc_label_set_build(&s, &t, bytes, len, NULL),
+			   "%s scheme %u: daemon table accepted by the engine",
+			   topos[i].name, path_schemes[k]);
+			wc_engine_params_default(&p, &t);
+			p.replication = WC_REPL_ASYNC;
+			p.buf_flits = 64;
+			case_engine_new(NULL, rec, &t, &p, &wc_algo_label);
+			for (j = 0; j < per; j++) {
+				u32 src = tu_rand_mod(&st, t.nnodes), v;
+				u32 n = 2 + tu_rand_mod(&st, 30);
+
+				tu_random_dests(&st, t.nnodes, src, n, d);
+				memset(links, 0, t.nnodes * np * sizeof(u32));
+				if (plan_links(&lb, path_schemes[k], src, d, n,
+					       links)) {
+					bad++;
+					continue;
+				}
+				for (v = 0; v < t.nnodes * np; v++)
+					before[v] = wc_engine_channel_busy(rec->e,
+							v / np, v % np);
+				rec->nd = 0;
+				case_path_submit(NULL, rec->e, src, d, n, 100);
+				case_path_run(rec->e, &s);
+				for (v = 0; v < t.nnodes * np; v++)
+					if ((wc_engine_channel_busy(rec->e, v / np,
+								    v % np) !=
+					     before[v]) != !!links[v])
+						break;
+				if (v < t.nnodes * np || rec->nd != n)
+					bad++;
+			}
+			is_int(bad, 0, "%s scheme %u: %u multicasts use the planner's links",
+			       topos[i].name, path_schemes[k], per);
+			is_int(rec->deadlocks + rec->route_errors, 0,
+			       "%s scheme %u: no deadlock, no routing error",
+			       topos[i].name, path_schemes[k]);
+			wc_engine_destroy(rec->e);
+			rec->deadlocks = rec->route_errors = 0;
+			wc_label_set_free(&s);
+			free(bytes);
+			free(links);
+			free(before);
+		}
+		{
+			void *none;
+			size_t nlen;
+
+			ok(wc_labels_table_build(&t, WORMCAST_MCAST_DSTM1, &none,
+						 &nlen) == -EINVAL && !none,
+			   "%s: no label table for a tree scheme",
+			   topos[i].name);
+		}
+		wc_labeling_free(&lb);
+	}
+	case_rec_free(rec);
+}
+
+int main(void)
+{
+	case_path_tables_good(NULL);
+	case_path_tables_bad(NULL);
+	case_path_hops(NULL);
+	case_path_star_sample(NULL);
+	case_path_reference(NULL, 60);
+	case_path_traffic(NULL, 3000);
+	against_planners(40);
+	return done_testing();
+}
