@@ -7,23 +7,25 @@
 #include <linux/wormcast.h>
 
 #include "push.h"
+#include "mcast_kind.h"
 
 enum wcd_action wcd_decide(const struct wcd_fabric_view *v)
 {
-	uint32_t i;
+	uint32_t kind, i;
 
 	if (!v->has_scheme)
 		return WCD_NO_SCHEME;
-	if (v->scheme == WORMCAST_MCAST_UNICAST)
+	kind = wc_mcast_table_kind(v->scheme);
+	if (!kind)
 		return WCD_UNICAST;
 	for (i = 0; i < v->ntables; i++) {
 		const struct wcd_table_info *t = &v->tables[i];
 
-		if (t->kind != WORMCAST_TABLE_TREES || t->gen != v->gen || !v->gen)
+		if (t->kind != kind || t->gen != v->gen || !v->gen)
 			continue;
-		if (!v->trees_scheme_known)
+		if (!v->table_scheme_known || v->table_kind != kind)
 			return WCD_READ_SCHEME;
-		return v->trees_scheme == v->scheme ? WCD_UP_TO_DATE : WCD_PUSH;
+		return v->table_scheme == v->scheme ? WCD_UP_TO_DATE : WCD_PUSH;
 	}
 	return WCD_PUSH;
 }
@@ -110,15 +112,18 @@ int wcd_sync_fabric(const struct wcd_sync_ops *ops, void *ctx,
 		res->scheme = v->scheme;
 		res->gen = v->gen;
 		if (res->action == WCD_READ_SCHEME) {
-			err = ops->read_trees_scheme(ctx, v);
+			uint32_t kind = wc_mcast_table_kind(v->scheme);
+
+			err = ops->read_table_scheme(ctx, v, kind);
 			if (err) {
 				res->stage = "TABLE_GET";
 				break;
 			}
-			if (!v->trees_scheme_known) {
+			if (!v->table_scheme_known || v->table_kind != kind) {
 				/* no bytes came back: treat as absent */
-				v->trees_scheme_known = true;
-				v->trees_scheme = UINT32_MAX;
+				v->table_scheme_known = true;
+				v->table_kind = kind;
+				v->table_scheme = UINT32_MAX;
 			}
 			continue;
 		}
@@ -145,7 +150,8 @@ int wcd_sync_fabric(const struct wcd_sync_ops *ops, void *ctx,
 		res->attempts++;
 		res->bytes = len;
 		t0 = now_ms();
-		err = wcd_push_table(&ops->push, ctx, WORMCAST_TABLE_TREES, table,
+		err = wcd_push_table(&ops->push, ctx,
+				     wc_mcast_table_kind(table_scheme), table,
 				     len, v->gen, chunk_max, &res->gen,
 				     &res->stage);
 		res->push_ms = now_ms() - t0;

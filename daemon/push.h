@@ -21,7 +21,7 @@ struct wcd_table_info {
 	uint32_t size;
 };
 
-/* What FABRIC_GET (and, for the scheme of a TREES table, TABLE_GET) told. */
+/* What FABRIC_GET (and, for the scheme of a table, TABLE_GET) told. */
 struct wcd_fabric_view {
 	uint32_t ifindex;
 	char name[64];
@@ -31,15 +31,16 @@ struct wcd_fabric_view {
 	uint32_t gen;		/* WORMCAST_A_TABLE_GEN */
 	uint32_t ntables;
 	struct wcd_table_info tables[WCD_MAX_TABLES];
-	bool trees_scheme_known;	/* filled from the TREES table's bytes */
-	uint32_t trees_scheme;
+	bool table_scheme_known;	/* filled from a table's bytes: */
+	uint32_t table_kind;		/* the table read */
+	uint32_t table_scheme;		/* the scheme it starts with */
 };
 
 enum wcd_action {
 	WCD_NO_SCHEME,		/* the kernel reports no scheme (older module) */
 	WCD_UNICAST,		/* built in: no table */
-	WCD_UP_TO_DATE,		/* a TREES table of this scheme at this generation */
-	WCD_READ_SCHEME,	/* a current TREES table: read its scheme first */
+	WCD_UP_TO_DATE,		/* a table of this scheme at this generation */
+	WCD_READ_SCHEME,	/* a current table of the scheme's kind: read its scheme first */
 	WCD_PUSH,
 };
 
@@ -72,7 +73,9 @@ struct wcd_sync_ops {
 	struct wcd_push_ops push;
 	/* Re-read the fabric (FABRIC_GET, and TABLE_GET when asked). */
 	int (*refresh)(void *ctx, struct wcd_fabric_view *v);
-	int (*read_trees_scheme)(void *ctx, struct wcd_fabric_view *v);
+	/* Read the scheme of the fabric's table of @kind into @v. */
+	int (*read_table_scheme)(void *ctx, struct wcd_fabric_view *v,
+				 uint32_t kind);
 	/* The table of @scheme for @v's topology (malloc'ed). */
 	int (*compute)(void *ctx, const struct wcd_fabric_view *v,
 		       uint32_t scheme, void **table, size_t *len);
@@ -92,7 +95,8 @@ struct wcd_sync_result {
 
 /*
  * Bring one fabric up to date: decide from @v (already read), read the
- * TREES table's scheme when needed, compute and push; when a step fails
+ * scheme of the table of its scheme's kind when needed, compute and push
+ * (a TREES or a LABELS table, wc_mcast_table_kind()); when a step fails
  * with -EAGAIN (the generation moved), re-read the fabric and start again,
  * at most @tries transactions in all.  Returns 0 (nothing to do, or
  * pushed) or the last error; @res says what happened.

@@ -50,6 +50,8 @@
 #include <linux/wormcast.h>
 #include "topology.h"
 #include "trees_table.h"
+#include "labels_table.h"
+#include "mcast_kind.h"
 #include "config.h"
 #include "push.h"
 
@@ -528,24 +530,26 @@ static int table_bytes_cb(struct nlmsghdr *nlh, void *arg)
 	if (nla_get_u32(tb[WORMCAST_A_TABLE_OFFSET]) != 0 ||
 	    nla_len(tb[WORMCAST_A_TABLE_DATA]) < (int)sizeof(scheme))
 		return NL_OK;
-	/* struct wormcast_trees starts with its scheme */
+	/* struct wormcast_trees and struct wormcast_labels start with it */
 	memcpy(&scheme, nla_data(tb[WORMCAST_A_TABLE_DATA]), sizeof(scheme));
-	v->trees_scheme = scheme;
-	v->trees_scheme_known = true;
+	v->table_scheme = scheme;
+	v->table_scheme_known = true;
 	return NL_OK;
 }
 
-static int op_read_trees_scheme(void *ctx, struct wcd_fabric_view *v)
+static int op_read_table_scheme(void *ctx, struct wcd_fabric_view *v,
+				uint32_t kind)
 {
 	struct sync_ctx *sc = ctx;
 	struct nl_msg *msg = family_msg(sc->st, WORMCAST_CMD_TABLE_GET, NLM_F_DUMP);
 
 	if (msg && (nla_put_u32(msg, WORMCAST_A_FABRIC_IFINDEX, sc->ifindex) < 0 ||
-		    nla_put_u32(msg, WORMCAST_A_TABLE_KIND, WORMCAST_TABLE_TREES) < 0)) {
+		    nla_put_u32(msg, WORMCAST_A_TABLE_KIND, kind) < 0)) {
 		nlmsg_free(msg);
 		msg = NULL;
 	}
-	v->trees_scheme_known = false;
+	v->table_scheme_known = false;
+	v->table_kind = kind;
 	return request(sc->st, msg, table_bytes_cb, v);
 }
 
@@ -562,10 +566,16 @@ static int op_compute(void *ctx, const struct wcd_fabric_view *v,
 		sc->why = "node count differs from the topology's";
 		err = -EINVAL;
 	}
-	if (!err)
-		err = wc_trees_table_info(scheme, &t, &sc->opts, table, len,
-					  &sc->info, &sc->why);
-	return err;
+	if (err)
+		return err;
+	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS) {
+		err = wc_labels_table_build(&t, scheme, table, len);
+		if (err)
+			sc->why = "the topology has no Hamiltonian labeling for this scheme";
+		return err;
+	}
+	return wc_trees_table_info(scheme, &t, &sc->opts, table, len,
+				   &sc->info, &sc->why);
 }
 
 static struct nl_msg *table_msg(struct sync_ctx *sc, uint8_t cmd)
@@ -685,7 +695,7 @@ static const struct wcd_sync_ops sync_ops = {
 		.abort = op_abort,
 	},
 	.refresh = op_refresh,
-	.read_trees_scheme = op_read_trees_scheme,
+	.read_table_scheme = op_read_table_scheme,
 	.compute = op_compute,
 };
 

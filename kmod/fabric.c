@@ -272,19 +272,20 @@ static void wc_submit(struct wc_fabric *f, struct wc_node *node,
 }
 
 /*
- * What the engine should run on now: under a tree scheme, the TREES table
- * committed for that same scheme, if there is one; otherwise (UNICAST, or
- * no such table yet) the built-in unicast-based algorithm.  Engine lock
- * and rcu_read_lock() held.
+ * What the engine should run on now: under a table scheme, the table of
+ * its kind committed for that same scheme, if there is one; otherwise
+ * (UNICAST, or no such table yet) the built-in unicast-based algorithm.
+ * Engine lock and rcu_read_lock() held.
  */
 static struct wc_table *wc_wanted_table(struct wc_fabric *f, u32 scheme)
 {
+	u32 kind = wc_mcast_table_kind(scheme);
 	struct wc_table *t;
 
-	if (scheme == WORMCAST_MCAST_UNICAST)
+	if (!kind)
 		return NULL;
-	t = wc_tables_peek_rcu(&f->tables, WORMCAST_TABLE_TREES);
-	if (!t || t->u.trees.scheme != scheme || t->gen == f->refused_gen)
+	t = wc_tables_peek_rcu(&f->tables, kind);
+	if (!t || t->ops->scheme(t) != scheme || t->gen == f->refused_gen)
 		return NULL;
 	return t;
 }
@@ -318,7 +319,7 @@ static bool wc_pick_routing(struct wc_fabric *f)
 	}
 	if (t && !wc_table_tryget(t))
 		t = NULL;		/* being replaced: the next poll sees it */
-	algo = t ? &wc_algo_tree : &wc_algo_unicast_based;
+	algo = t ? t->ops->algo : &wc_algo_unicast_based;
 	if (wc_engine_set_algo(f->engine, algo, &why)) {
 		/* the engine refuses this table's algorithm: not retried */
 		net_warn_ratelimited("%s: tables of generation %u not used: %s\n",
@@ -478,8 +479,7 @@ static int wc_poll(struct napi_struct *napi, int budget)
 		cycles = wc_pace_cycles(f, was_idle, &wait_ns);
 		if (cycles)
 			wc_engine_run(f->engine, cycles,
-				      f->run_table ? &f->run_table->u.trees :
-				      NULL);
+				      f->run_table ? &f->run_table->u : NULL);
 		if (unlikely(f->deadlocked)) {
 			/* recover: the worms of a deadlock never finish */
 			f->flush_reason = WORMCAST_CNT_DROP_DEADLOCK;

@@ -51,11 +51,56 @@ static size_t wc_trees_mem(const struct wc_table *t)
 	return t->u.trees.mem;
 }
 
+static u32 wc_trees_scheme(const struct wc_table *t)
+{
+	return t->u.trees.scheme;
+}
+
+static int wc_labels_build(struct wc_table *t, const struct wc_topo *topo,
+			   const struct wc_engine_params *params,
+			   const char **why)
+{
+	struct wc_label_set *s = &t->u.labels;
+	int err;
+
+	err = wc_label_set_build(s, topo, t->bytes, t->size, why);
+	if (err)
+		return err;
+	err = wc_mcast_check(s->scheme, topo, params, why);
+	if (err)
+		wc_label_set_free(s);
+	return err;
+}
+
+static void wc_labels_destroy(struct wc_table *t)
+{
+	wc_label_set_free(&t->u.labels);
+}
+
+static size_t wc_labels_mem(const struct wc_table *t)
+{
+	return t->u.labels.mem;
+}
+
+static u32 wc_labels_scheme(const struct wc_table *t)
+{
+	return t->u.labels.scheme;
+}
+
 const struct wc_table_ops wc_table_ops[WORMCAST_TABLE_MAX + 1] = {
 	[WORMCAST_TABLE_TREES] = {
 		.build = wc_trees_build,
 		.destroy = wc_trees_destroy,
 		.mem = wc_trees_mem,
+		.scheme = wc_trees_scheme,
+		.algo = &wc_algo_tree,
+	},
+	[WORMCAST_TABLE_LABELS] = {
+		.build = wc_labels_build,
+		.destroy = wc_labels_destroy,
+		.mem = wc_labels_mem,
+		.scheme = wc_labels_scheme,
+		.algo = &wc_algo_label,
 	},
 };
 
@@ -66,6 +111,8 @@ const struct wc_table_ops wc_table_ops[WORMCAST_TABLE_MAX + 1] = {
 int wc_mcast_check(u32 scheme, const struct wc_topo *topo,
 		   const struct wc_engine_params *params, const char **why)
 {
+	int err;
+
 	if (scheme > WORMCAST_MCAST_MAX) {
 		*why = "unknown multicast scheme";
 		return -EINVAL;
@@ -73,7 +120,11 @@ int wc_mcast_check(u32 scheme, const struct wc_topo *topo,
 	if (scheme == WORMCAST_MCAST_UNICAST)
 		return 0;
 	*why = NULL;
-	if (wc_tree_scheme_check(scheme, topo, params, why)) {
+	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS)
+		err = wc_label_scheme_check(scheme, topo, params, why);
+	else
+		err = wc_tree_scheme_check(scheme, topo, params, why);
+	if (err) {
 		if (!*why)
 			*why = "the multicast scheme cannot run on this fabric";
 		return -EINVAL;

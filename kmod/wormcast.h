@@ -47,6 +47,8 @@
 #include "engine.h"
 #include "topology.h"
 #include "tree_mcast.h"
+#include "path_mcast.h"
+#include "mcast_kind.h"
 #include "dstset.h"
 
 #define WC_QUEUE_LEN_DEFAULT	256	/* injection queue, frames */
@@ -100,21 +102,25 @@ struct wc_table {
 	u32 size;			/* bytes */
 	const void *bytes;		/* kvmalloc'ed, as committed */
 	size_t mem;			/* bytes allocated for it, all in */
-	union {
+	union {				/* what the engine routes by */
 		struct wc_tree_set trees;	/* WORMCAST_TABLE_TREES */
+		struct wc_label_set labels;	/* WORMCAST_TABLE_LABELS */
 	} u;
 };
 
 /*
- * How a kind of table is built from its bytes and freed.  build() is
- * called with @t->bytes and @t->size set; it validates them completely
- * and fills t->u, or returns an error with *@why set (static string).
+ * How a kind of table is built from its bytes and freed, and what the
+ * engine runs on it.  build() is called with @t->bytes and @t->size set;
+ * it validates them completely and fills t->u, or returns an error with
+ * *@why set (static string).  The engine gets &t->u as its tables.
  */
 struct wc_table_ops {
 	int (*build)(struct wc_table *t, const struct wc_topo *topo,
 		     const struct wc_engine_params *params, const char **why);
 	void (*destroy)(struct wc_table *t);
 	size_t (*mem)(const struct wc_table *t);
+	u32 (*scheme)(const struct wc_table *t);	/* the scheme it serves */
+	const struct wc_algo *algo;
 };
 
 /* The open transaction of a fabric: TABLE_NEW .. TABLE_COMMIT/ABORT. */

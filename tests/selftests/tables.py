@@ -9,6 +9,10 @@ standard library only; the netlink plumbing is in wcnl.py.
                             fabric of device NAME are refused, reads are not
   tables.py repush NAME N   commit fabric NAME's own table again N times
                             (46-schemes.sh, under traffic)
+  tables.py labels          LABELS tables on a 4x4 mesh of its own
+                            (47-labels.sh): every kind of bad labeling
+                            refused with its extack text and no change,
+                            the snake committed and read back
 
 Checks: a fabric created with "multicast dstm-1"; TABLE_NEW/CHUNK/COMMIT/ABORT state machine and
 its refusals (each with its extack text); tables that are not valid are
@@ -41,6 +45,7 @@ P = U.prefixed('WORMCAST_PARAM_')
 CMD = U.prefixed('WORMCAST_CMD_')
 MC = U.prefixed('WORMCAST_MCAST_')
 TREES = U.WORMCAST_TABLE_TREES
+LABELS = U.WORMCAST_TABLE_LABELS
 NO_PORT = 0xff
 CHUNK_MAX = 65024               # WORMCAST_TABLE_CHUNK_MAX
 MAX_BYTES = 4 << 20             # WORMCAST_TABLE_MAX_BYTES
@@ -208,9 +213,9 @@ class Family:
     def abort(self, txn):
         return self.req('table_abort', nla_u32(A['table_txn'], txn))
 
-    def push(self, blob, gen, step=CHUNK_MAX):
+    def push(self, blob, gen, step=CHUNK_MAX, kind=TREES):
         """A whole transaction; the COMMIT's Ack and new generation."""
-        ack, txn = self.new(len(blob), gen)
+        ack, txn = self.new(len(blob), gen, kind)
         if ack.err:
             return ack, None
         for off in range(0, len(blob), step):
@@ -227,16 +232,16 @@ class Family:
         a = self.fabric()
         return get_u32(a[A['table_gen']]) if A['table_gen'] in a else None
 
-    def table_info(self):
-        ack = self.req('table_get', nla_u32(A['table_kind'], TREES))
+    def table_info(self, kind=TREES):
+        ack = self.req('table_get', nla_u32(A['table_kind'], kind))
         a = self.reply(ack)
         return ack, {k: get_u32(a[A['table_' + k]])
                      for k in ('kind', 'gen', 'size')
                      if A['table_' + k] in a}
 
-    def table_bytes(self):
+    def table_bytes(self, kind=TREES):
         """The TABLE_GET dump, reassembled: (Ack, bytes, messages)."""
-        ack = self.dump('table_get', nla_u32(A['table_kind'], TREES))
+        ack = self.dump('table_get', nla_u32(A['table_kind'], kind))
         data = b''
         for m in ack.msgs:
             a = attr_dict(m.data, 4)
@@ -464,6 +469,71 @@ def unpriv(name):
     ok(fam.gen() is not None, 'FABRIC_GET shows the generation')
 
 
+def labels_blob(scheme, labels, nnodes=None, reserved=(0, 0)):
+    """struct wormcast_labels."""
+    n = len(labels) if nnodes is None else nnodes
+    return struct.pack('=4I', scheme, n, *reserved) + \
+        struct.pack('=%dI' % len(labels), *labels)
+
+
+def snake(dims):
+    """The path-based paper's snake, label of node x + y * dims[0]."""
+    n = dims[0]
+    return [y * n + (x if y % 2 == 0 else n - x - 1)
+            for y in range(dims[1]) for x in range(n)]
+
+
+def labels_checks():
+    """LABELS tables on a 4x4 mesh running dual-path."""
+    rt = wcnl.NlSock(wcnl.NETLINK_ROUTE)
+    dellink(rt)
+    ack = newlink(rt, topology=U.WORMCAST_TOPO_MESH, dims=DIMS,
+                  multicast=MC['dual_path'])
+    ok(not ack.err, 'a 4x4 mesh with multicast dual-path', ack.strerror())
+    if ack.err:
+        return
+    fam = Family()
+    good = snake(DIMS)
+    gen = fam.gen()
+    swapped = list(good)
+    swapped[0], swapped[5] = swapped[5], swapped[0]  # labels 0, 1 not neighbours
+    dup = list(good)
+    dup[3] = dup[4]
+    big = list(good)
+    big[big.index(15)] = 16
+    bad = [
+        ('one label short', labels_blob(MC['dual_path'], good[:-1], nnodes=16)),
+        ('a label too many', labels_blob(MC['dual_path'], good + [16], nnodes=16)),
+        ('nnodes of another fabric', labels_blob(MC['dual_path'], good + [16, 17, 18, 19], nnodes=20)),
+        ('reserved not zero', labels_blob(MC['dual_path'], good, reserved=(0, 1))),
+        ('a label used twice', labels_blob(MC['dual_path'], dup)),
+        ('a label out of range', labels_blob(MC['dual_path'], big)),
+        ('consecutive labels not neighbours', labels_blob(MC['dual_path'], swapped)),
+        ('a tree scheme in a labels table', labels_blob(MC['dstm1'], good)),
+        ('unicast in a labels table', labels_blob(MC['unicast'], good)),
+        ('star-tree on a mesh', labels_blob(MC['star_tree'], good)),
+    ]
+    for name, blob in bad:
+        ack, g = fam.push(blob, gen, kind=LABELS)
+        ok(ack.err == -errno.EINVAL and ack.extack and fam.gen() == gen,
+           'refused, generation unchanged: %s (%s)' % (name, ack.extack),
+           ack.strerror())
+    ack, _ = fam.table_info(LABELS)
+    ok(ack.err == -errno.ENOENT, 'no LABELS table after the refusals', ack.strerror())
+    ack, g = fam.push(labels_blob(MC['dual_path'], good), gen, kind=LABELS)
+    ok(not ack.err and g == gen + 1, 'the snake committed as generation %d' % (gen + 1),
+       ack.strerror())
+    ack, info = fam.table_info(LABELS)
+    ok(not ack.err and info == {'kind': LABELS, 'gen': gen + 1, 'size': 16 + 4 * 16},
+       'TABLE_GET: kind labels, its generation, 80 bytes', info)
+    ack, data, _ = fam.table_bytes(LABELS)
+    ok(data == labels_blob(MC['dual_path'], good), 'read back byte for byte')
+    ack, g = fam.push(labels_blob(MC['dual_path'], swapped), gen + 1, kind=LABELS)
+    _, data2, _ = fam.table_bytes(LABELS)
+    ok(ack.err and data2 == data, 'a bad labeling after a good one changes nothing')
+    dellink(rt)
+
+
 def repush(fabric, count):
     """Commit the fabric's own table again @count times (each against the
     generation just made); print the generations, exit 1 on a refusal."""
@@ -484,6 +554,8 @@ if __name__ == '__main__':
         unpriv(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == 'repush':
         repush(sys.argv[2], int(sys.argv[3]))
+    elif len(sys.argv) == 2 and sys.argv[1] == 'labels':
+        labels_checks()
     else:
         main()
     sys.exit(1 if failed else 0)

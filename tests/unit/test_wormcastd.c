@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "labels_table.h"
 #include "../../daemon/push.c"
 #include "../../daemon/config.c"
 
@@ -18,13 +19,13 @@
 
 struct fake {
 	uint32_t gen, scheme;		/* the fabric's */
-	/* the committed TREES table */
+	/* the committed table (the kernel keeps one per kind; one is enough here) */
 	unsigned char *table;
 	size_t table_len;
-	uint32_t table_gen;
+	uint32_t table_gen, table_kind;
 	/* the open transaction */
 	bool open;
-	uint32_t txn, txn_gen, txn_size, next_txn;
+	uint32_t txn, txn_kind, txn_gen, txn_size, next_txn;
 	unsigned char *buf;
 	size_t filled;
 	/* counters and injected faults */
@@ -41,12 +42,14 @@ static int f_new(void *ctx, uint32_t kind, uint32_t size, uint32_t gen, uint32_t
 	struct fake *f = ctx;
 
 	f->news++;
-	if (kind != WORMCAST_TABLE_TREES || !size || size > WORMCAST_TABLE_MAX_BYTES)
+	if ((kind != WORMCAST_TABLE_TREES && kind != WORMCAST_TABLE_LABELS) ||
+	    !size || size > WORMCAST_TABLE_MAX_BYTES)
 		return -EINVAL;
 	free(f->buf);			/* replaces an open transaction */
 	f->buf = calloc(1, size);
 	f->open = true;
 	f->txn = ++f->next_txn;
+	f->txn_kind = kind;
 	f->txn_gen = gen;
 	f->txn_size = size;
 	f->filled = 0;
@@ -99,6 +102,7 @@ static int f_commit(void *ctx, uint32_t txn, uint32_t *new_gen)
 	f->table = f->buf;
 	f->buf = NULL;
 	f->table_len = f->txn_size;
+	f->table_kind = f->txn_kind;
 	*new_gen = ++f->gen;
 	f->table_gen = f->gen;
 	return 0;
@@ -129,7 +133,7 @@ static void f_view(struct fake *f, struct wcd_fabric_view *v)
 	v->gen = f->gen;
 	if (f->table) {
 		v->ntables = 1;
-		v->tables[0].kind = WORMCAST_TABLE_TREES;
+		v->tables[0].kind = f->table_kind;
 		v->tables[0].gen = f->table_gen;
 		v->tables[0].size = (uint32_t)f->table_len;
 	}
@@ -144,14 +148,15 @@ static int f_refresh(void *ctx, struct wcd_fabric_view *v)
 	return 0;
 }
 
-static int f_read_scheme(void *ctx, struct wcd_fabric_view *v)
+static int f_read_scheme(void *ctx, struct wcd_fabric_view *v, uint32_t kind)
 {
 	struct fake *f = ctx;
 
 	f->reads++;
-	if (f->table && f->table_len >= 4) {
-		memcpy(&v->trees_scheme, f->table, 4);
-		v->trees_scheme_known = true;
+	if (f->table && f->table_len >= 4 && kind == f->table_kind) {
+		memcpy(&v->table_scheme, f->table, 4);
+		v->table_scheme_known = true;
+		v->table_kind = kind;
 	}
 	return 0;
 }
@@ -166,13 +171,15 @@ static int f_compute(void *ctx, const struct wcd_fabric_view *v, uint32_t scheme
 	f->computes++;
 	if (wc_topo_init(&t, v->topology, v->ndims, v->dims, &why))
 		return -EINVAL;
+	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS)
+		return wc_labels_table_build(&t, scheme, table, len);
 	return wc_trees_table(scheme, &t, NULL, table, len, &why);
 }
 
 static const struct wcd_sync_ops fops = {
 	.push = { f_new, f_chunk, f_commit, f_abort },
 	.refresh = f_refresh,
-	.read_trees_scheme = f_read_scheme,
+	.read_table_scheme = f_read_scheme,
 	.compute = f_compute,
 };
 
@@ -284,11 +291,22 @@ static void test_decide(void)
 	is_int(wcd_decide(&v), WCD_PUSH, "TREES table of an older generation: push");
 	v.tables[0].gen = 4;
 	is_int(wcd_decide(&v), WCD_READ_SCHEME, "current TREES table: read its scheme first");
-	v.trees_scheme_known = true;
-	v.trees_scheme = WORMCAST_MCAST_SPAM;
+	v.table_scheme_known = true;
+	v.table_kind = WORMCAST_TABLE_TREES;
+	v.table_scheme = WORMCAST_MCAST_SPAM;
 	is_int(wcd_decide(&v), WCD_UP_TO_DATE, "current TREES table of the scheme: up to date");
-	v.trees_scheme = WORMCAST_MCAST_DSTM1;
+	v.table_scheme = WORMCAST_MCAST_DSTM1;
 	is_int(wcd_decide(&v), WCD_PUSH, "current TREES table of another scheme: push");
+	v.scheme = WORMCAST_MCAST_DUAL_PATH;
+	is_int(wcd_decide(&v), WCD_PUSH, "dual-path with only a TREES table: push");
+	v.tables[0].kind = WORMCAST_TABLE_LABELS;
+	is_int(wcd_decide(&v), WCD_READ_SCHEME,
+	       "current LABELS table, the scheme read was a TREES table's: read again");
+	v.table_kind = WORMCAST_TABLE_LABELS;
+	v.table_scheme = WORMCAST_MCAST_DUAL_PATH;
+	is_int(wcd_decide(&v), WCD_UP_TO_DATE, "current LABELS table of the scheme: up to date");
+	v.table_scheme = WORMCAST_MCAST_STAR_TREE;
+	is_int(wcd_decide(&v), WCD_PUSH, "current LABELS table of another label scheme: push");
 	v.tables[0].kind = WORMCAST_TABLE_UNSPEC;
 	is_int(wcd_decide(&v), WCD_PUSH, "a table of another kind does not count");
 }
@@ -306,12 +324,16 @@ static void test_sync(void)
 		fake_init(&f, s, 0);
 		f_view(&f, &v);
 		err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
+		bool labels = wc_mcast_table_kind(s) == WORMCAST_TABLE_LABELS;
+
 		ok(!err && res.action == WCD_PUSH && res.attempts == 1 && f.table &&
-		   !wc_trees_table_parse(f.table, f.table_len, NULL, NULL) &&
-		   ((struct wormcast_trees *)f.table)->scheme == s && res.gen == f.gen &&
+		   f.table_kind == wc_mcast_table_kind(s) &&
+		   (labels ? f.table_len == wc_labels_table_size(64) :
+			     !wc_trees_table_parse(f.table, f.table_len, NULL, NULL)) &&
+		   *(uint32_t *)f.table == s && res.gen == f.gen &&
 		   res.bytes == f.table_len,
-		   "%s: computed and committed (%zu bytes, generation %u)",
-		   wc_mcast_scheme_name(s), res.bytes, res.gen);
+		   "%s: computed and committed as a %s table (%zu bytes, generation %u)",
+		   wc_mcast_scheme_name(s), labels ? "LABELS" : "TREES", res.bytes, res.gen);
 		f_view(&f, &v);
 		err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
 		ok(!err && res.action == WCD_UP_TO_DATE && f.reads == 1 && f.news == 1,

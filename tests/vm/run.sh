@@ -32,7 +32,8 @@
 #   WC_SELFTESTS_SKIP  not these selftests, by number
 #   WC_KERNEL_ARGS  more kernel command line (e.g. kmemleak=off)
 #   WC_STRESS_SECONDS, WC_CYCLES, WC_FUZZ_SEED, WC_FUZZ_COUNT,
-#   WC_FUZZ_MAX_NODES, WC_FUZZ_PHASES, WC_SCHEMES, WC_MEMBERSHIP_SIDE
+#   WC_FUZZ_MAX_NODES, WC_FUZZ_PHASES, WC_SCHEMES, WC_LABEL_SCHEMES,
+#   WC_MEMBERSHIP_SIDE
 #                   passed to the selftests in the guest (85, 86, 80, 46, 42)
 #
 # How it works: the host builds (and caches) a busybox initramfs whose /init
@@ -380,7 +381,7 @@ host_main() {
 	[ -z "${WC_KERNEL_ARGS:-}" ] || cmdline="$cmdline $WC_KERNEL_ARGS"
 	# Settings of the selftests themselves (no spaces: kernel command line).
 	for v in WC_STRESS_SECONDS WC_CYCLES WC_FUZZ_SEED WC_FUZZ_COUNT \
-		 WC_FUZZ_MAX_NODES WC_FUZZ_PHASES WC_SCHEMES \
+		 WC_FUZZ_MAX_NODES WC_FUZZ_PHASES WC_SCHEMES WC_LABEL_SCHEMES \
 		 WC_MEMBERSHIP_SIDE; do
 		eval "val=\${$v:-}"
 		case "$val" in

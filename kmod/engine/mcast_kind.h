@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Which kind of routing table a multicast scheme routes by: the one place
+ * that says so for the kernel (which table the fabric runs on), wormcastd
+ * (which table it computes and pushes) and wormsim.
+ */
+#ifndef WC_MCAST_KIND_H
+#define WC_MCAST_KIND_H
+
+#include <linux/wormcast.h>
+
+#include "compat.h"
+
+/* WORMCAST_TABLE_TREES or _LABELS; 0 for unicast (built in) or unknown. */
+static inline u32 wc_mcast_table_kind(u32 scheme)
+{
+	switch (scheme) {
+	case WORMCAST_MCAST_SPAM:
+	case WORMCAST_MCAST_DSTM1:
+	case WORMCAST_MCAST_DSTM2:
+	case WORMCAST_MCAST_RT:
+		return WORMCAST_TABLE_TREES;
+	case WORMCAST_MCAST_HAMILTONIAN:
+	case WORMCAST_MCAST_DUAL_PATH:
+	case WORMCAST_MCAST_MULTIPATH:
+	case WORMCAST_MCAST_STAR_TREE:
+		return WORMCAST_TABLE_LABELS;
+	}
+	return 0;
+}
+
+#endif /* WC_MCAST_KIND_H */
