@@ -13,7 +13,7 @@
 # source port under multipath), never one per member, and no frame is
 # routed by the fallback.  Then the scheme changed under sustained
 # multicast (nothing lost), and star-tree on a 4-star (24 nodes, async
-# replication).  WC_LABEL_SCHEMES narrows the first part (the debug
+# replication with buffers that hold a whole worm of this test).  WC_LABEL_SCHEMES narrows the first part (the debug
 # kernel's run takes one scheme, tests/vm/selftests-debug.sh).
 . "$(dirname "$0")/lib.sh"
 
@@ -140,7 +140,7 @@ SRC=0 MEMBERS="5 11 17 23" OTHERS="12"
 for id in $SRC $MEMBERS $OTHERS; do
 	[ -e "/run/netns/n$id" ] || ns_new "n$id" || not_ok "namespace n$id"
 done
-if fabric_up topology star n 4 replication async multicast star-tree &&
+if fabric_up topology star n 4 replication async buf_flits 32 multicast star-tree &&
 	wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme')\" = star-tree ]"; then
 	ok "star-tree: 4-star with its labels table"
 	is "star-tree: the kernel routes by the planner's star labels" \

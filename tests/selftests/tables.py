@@ -353,7 +353,7 @@ def main():
     ack, _ = fam.new(MAX_BYTES + 1, 0)
     ok(ack.err == -errno.ERANGE and ack.extack,
        'TABLE_NEW over WORMCAST_TABLE_MAX_BYTES is refused', ack.strerror())
-    ack, _ = fam.new(100, 0, kind=2)
+    ack, _ = fam.new(100, 0, kind=U['__WORMCAST_TABLE_MAX'])
     ok(ack.err == -errno.ERANGE and ack.extack,
        'TABLE_NEW of an unknown kind is refused', ack.strerror())
 
@@ -511,7 +511,7 @@ def labels_checks():
         ('consecutive labels not neighbours', labels_blob(MC['dual_path'], swapped)),
         ('a tree scheme in a labels table', labels_blob(MC['dstm1'], good)),
         ('unicast in a labels table', labels_blob(MC['unicast'], good)),
-        ('star-tree on a mesh', labels_blob(MC['star_tree'], good)),
+        ('star-tree on a lock-step fabric', labels_blob(MC['star_tree'], good)),
     ]
     for name, blob in bad:
         ack, g = fam.push(blob, gen, kind=LABELS)
