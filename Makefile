@@ -11,6 +11,7 @@
 #   make bench      benchmarks (figures, not pass/fail)
 #   make dstm-figs  Figs. 9 and 10 of the DSTM paper with wormsim (about 15
 #                   min on 2 cores): Documentation/images/dstm-fig{9,10}.*
+#   make star-figs  Figs. 7, 8 and 9 of the star paper with wormsim
 #   make fuzz       libFuzzer harnesses, a long run (FUZZ_TIME s per target)
 #
 # Userspace code is built twice: build/rel (optimised, for the tools and the
@@ -57,7 +58,7 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libnl-route-3.0
 NL_LIBS = $(shell pkg-config --libs libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
 
 .PHONY: all module tools userspace deps check unit kunit vm demo bench \
-	install clean checkpatch sparse fuzz-vm dstm-figs
+	install clean checkpatch sparse fuzz-vm dstm-figs star-figs
 
 all: module tools
 
@@ -165,6 +166,11 @@ bench: deps
 # WC_CYCLES, WC_WARMUP, WC_DRAIN, WC_JOBS, WC_FIGS: tools/bench/dstm_figs.sh)
 dstm-figs: $(WORMSIM)
 	tools/bench/dstm_figs.sh
+
+# Documentation/paths.rst, "Figures 7, 8 and 9 of the star paper" (WC_DRAWS,
+# WC_SIZES, WC_FIGS: tools/bench/star_figs.sh; a few minutes on 2 cores)
+star-figs: $(WORMSIM)
+	tools/bench/star_figs.sh
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer harnesses (tests/fuzz/, Documentation/testing.rst): built by

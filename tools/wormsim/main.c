@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 
 #include "sim.h"
 
@@ -27,6 +28,23 @@ int main(int argc, char **argv)
 		sim_usage(stdout);
 		sim_config_free(&cfg);
 		return 0;
+	}
+	if (cfg.mcast0) {
+		struct sim_mcast0 z;
+
+		ret = sim_mcast0(&cfg, &z);
+		if (ret) {
+			fprintf(stderr, "wormsim: --mcast0: %s\n",
+				ret == -EOPNOTSUPP ?
+				"only unicast and the label schemes" :
+				strerror(-ret));
+			status = 1;
+		} else {
+			sim_print_mcast0(stdout, &cfg, &z);
+			status = z.deadlocks || z.route_errors || z.lost;
+		}
+		sim_config_free(&cfg);
+		return status;
 	}
 	if (cfg.csv_path) {
 		csv = strcmp(cfg.csv_path, "-") ? fopen(cfg.csv_path, "w") : stdout;

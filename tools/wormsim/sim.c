@@ -245,6 +245,7 @@ enum {
 	OPT_DSTS, OPT_ALGO, OPT_SEED, OPT_CYCLES, OPT_WARMUP, OPT_DRAIN,
 	OPT_CSV, OPT_SWEEP, OPT_PLOT, OPT_JSON, OPT_JOBS, OPT_KNEE,
 	OPT_MULTICAST, OPT_RT_PAIR, OPT_RT_SEED, OPT_RT_TRIALS,
+	OPT_MCAST0, OPT_DRAWS, OPT_SEND_OVH, OPT_RECV_OVH,
 };
 
 static const struct option long_opts[] = {
@@ -282,6 +283,10 @@ static const struct option long_opts[] = {
 	{ "rt-pair", required_argument, NULL, OPT_RT_PAIR },
 	{ "rt-seed", required_argument, NULL, OPT_RT_SEED },
 	{ "rt-trials", required_argument, NULL, OPT_RT_TRIALS },
+	{ "mcast0", required_argument, NULL, OPT_MCAST0 },
+	{ "draws", required_argument, NULL, OPT_DRAWS },
+	{ "send-ovh", required_argument, NULL, OPT_SEND_OVH },
+	{ "recv-ovh", required_argument, NULL, OPT_RECV_OVH },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -331,6 +336,10 @@ void sim_usage(FILE *f)
 "                       schemes need no virtual channels (--vcs 1 is fine),\n"
 "                       two-tree schemes 2 consumption channels, and\n"
 "                       asynchronous replication buffers of a whole worm\n"
+"                       Label schemes (any topology, a Hamiltonian labeling):\n"
+"                       hamiltonian, dual-path, multipath (path worms with\n"
+"                       intermediate reception), star-tree (asynchronous\n"
+"                       replication); all need 2 consumption channels\n"
 "  --rt-pair PAIR       rt: average (default), best or path (the paper's\n"
 "                       Tarjan(average), Tarjan(best), Tarjan(path))\n"
 "  --rt-seed N          rt average/best: trial i uses random order N + i\n"
@@ -369,6 +378,18 @@ void sim_usage(FILE *f)
 "                       (default 3, F > 1); a sweep also reports where the\n"
 "                       accepted throughput stops growing (the plateau)\n"
 "\n"
+"Zero-load multicast (the star paper's figures; no load, no sweep):\n"
+"  --mcast0 K           multicasts from a random source to K random others,\n"
+"                       one at a time, each into an empty network; prints\n"
+"                       the mean multicast latency (the last destination's\n"
+"                       reception).  Under --multicast unicast the multicast\n"
+"                       is the multi-phase unicast-based baseline: receivers\n"
+"                       re-inject (recursive halving of the label-sorted\n"
+"                       chain, ceil(log2(K + 1)) phases)\n"
+"  --draws N            (source, group) draws averaged (default 100)\n"
+"  --send-ovh C         cycles a processor spends on each send (default 0)\n"
+"  --recv-ovh C         cycles a processor spends on each reception\n"
+"\n"
 "Output:\n"
 "  --json               JSON summary on stdout instead of the text summary\n"
 "  --csv FILE           one CSV row per run (FILE '-' is stdout)\n"
@@ -390,6 +411,7 @@ struct raw_args {
 	const char *load, *msg_bytes, *msg_flits, *mcast_frac, *dsts, *algo;
 	const char *seed, *cycles, *warmup, *drain, *sweep, *jobs, *knee;
 	const char *multicast, *rt_pair, *rt_seed, *rt_trials;
+	const char *mcast0, *draws, *send_ovh, *recv_ovh;
 };
 
 static int resolve_topology(const struct raw_args *a, struct sim_config *cfg,
@@ -434,6 +456,44 @@ static int resolve_topology(const struct raw_args *a, struct sim_config *cfg,
 	if (wc_topo_init(&cfg->topo, a->kind, ndims, dims, &why))
 		return errf(err, len, 1, "%s %s: %s",
 			    wc_topo_kind_name(a->kind), given ? given : "", why);
+	return 0;
+}
+
+/* --mcast0 K and its companions (sim_mcast0(), Documentation/wormsim.rst). */
+static int resolve_mcast0(const struct raw_args *a, struct sim_config *cfg,
+			  char *err, size_t len)
+{
+	u64 v;
+
+	cfg->draws = 100;
+	if (!a->mcast0) {
+		if (a->draws || a->send_ovh || a->recv_ovh)
+			return errf(err, len, 1,
+				    "--draws, --send-ovh and --recv-ovh go with --mcast0");
+		return 0;
+	}
+	if (!parse_u64(a->mcast0, 1, cfg->topo.nnodes - 1, &v))
+		return errf(err, len, 1, "--mcast0: expected 1..%u destinations, got '%s'",
+			    cfg->topo.nnodes - 1, a->mcast0);
+	cfg->mcast0 = (u32)v;
+	if (a->draws) {
+		if (!parse_u64(a->draws, 1, 1000000, &v))
+			return errf(err, len, 1, "--draws: expected 1..1000000, got '%s'",
+				    a->draws);
+		cfg->draws = (u32)v;
+	}
+	if (a->send_ovh) {
+		if (!parse_u64(a->send_ovh, 0, 1000000, &v))
+			return errf(err, len, 1, "--send-ovh: expected 0..1000000 cycles, got '%s'",
+				    a->send_ovh);
+		cfg->send_ovh = (u32)v;
+	}
+	if (a->recv_ovh) {
+		if (!parse_u64(a->recv_ovh, 0, 1000000, &v))
+			return errf(err, len, 1, "--recv-ovh: expected 0..1000000 cycles, got '%s'",
+				    a->recv_ovh);
+		cfg->recv_ovh = (u32)v;
+	}
 	return 0;
 }
 
@@ -547,6 +607,37 @@ static int resolve_trees(struct sim_config *cfg, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * A label scheme: the engine's label algorithm on the table of
+ * daemon/lib/labels_table.c (the bytes wormcastd pushes), refused here if
+ * the engine would refuse it.
+ */
+static int resolve_labels(struct sim_config *cfg, char *err, size_t len)
+{
+	const char *name = wc_mcast_scheme_name(cfg->mcast_scheme);
+	struct wc_label_set set;
+	const char *why = NULL;
+	int ret;
+
+	cfg->algo = &wc_algo_label;
+	if (wc_label_scheme_check(cfg->mcast_scheme, &cfg->topo, &cfg->params,
+				  &why))
+		return errf(err, len, 1, "--multicast %s on %s: %s", name,
+			    wc_topo_kind_name(cfg->topo.kind), why);
+	ret = wc_labels_table_build(&cfg->topo, cfg->mcast_scheme, &cfg->table,
+				    &cfg->table_len);
+	if (ret)
+		return errf(err, len, 1, "--multicast %s: %s", name,
+			    strerror(-ret));
+	ret = wc_label_set_build(&set, &cfg->topo, cfg->table, cfg->table_len,
+				 &why);
+	if (ret)
+		return errf(err, len, 1, "--multicast %s: table refused by the engine: %s",
+			    name, ret == -ENOMEM ? "out of memory" : why);
+	wc_label_set_free(&set);
+	return 0;
+}
+
 static int resolve_algo(const struct raw_args *a, struct sim_config *cfg,
 			char *err, size_t len)
 {
@@ -559,7 +650,7 @@ static int resolve_algo(const struct raw_args *a, struct sim_config *cfg,
 	cfg->mcast_scheme = WORMCAST_MCAST_UNICAST;
 	if (a->multicast && wc_mcast_scheme_parse(a->multicast, &cfg->mcast_scheme))
 		return errf(err, len, 1,
-			    "--multicast: expected unicast, spam, dstm-1, dstm-2 or rt, got '%s'",
+			    "--multicast: expected unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath or star-tree, got '%s'",
 			    a->multicast);
 	ret = resolve_rt_opts(a, cfg, err, len);
 	if (ret)
@@ -567,8 +658,10 @@ static int resolve_algo(const struct raw_args *a, struct sim_config *cfg,
 	if (cfg->mcast_scheme != WORMCAST_MCAST_UNICAST) {
 		if (a->algo)
 			return errf(err, len, 1,
-				    "--algo and --multicast %s are exclusive: a tree scheme routes every message",
+				    "--algo and --multicast %s are exclusive: a tree or label scheme routes every message",
 				    a->multicast);
+		if (wc_label_scheme(cfg->mcast_scheme))
+			return resolve_labels(cfg, err, len);
 		return resolve_trees(cfg, err, len);
 	}
 	for (i = 0; i < ARRAY_SIZE(sim_algos); i++)
@@ -766,7 +859,8 @@ static int resolve_traffic(const struct raw_args *a, struct sim_config *cfg,
 u32 sim_max_worm_flits(const struct sim_config *cfg)
 {
 	u32 d = cfg->mcast_frac > 0 ? cfg->dsts_max : 1;
-	u32 hdr = cfg->mcast_scheme != WORMCAST_MCAST_UNICAST ? 2 * d - 1 : 1;
+	u32 hdr = cfg->mcast_scheme == WORMCAST_MCAST_UNICAST ? 1 :
+		  wc_label_scheme(cfg->mcast_scheme) ? d : 2 * d - 1;
 
 	return hdr + sim_msg_flits(cfg) + 1;
 }
@@ -782,7 +876,12 @@ static int check_replication(struct sim_config *cfg, char *err, size_t len)
 {
 	u32 worm = sim_max_worm_flits(cfg);
 
-	if (cfg->mcast_scheme == WORMCAST_MCAST_UNICAST ||
+	bool tree = cfg->mcast_scheme == WORMCAST_MCAST_STAR_TREE ||
+		    !wc_label_scheme(cfg->mcast_scheme);
+
+	/* Path worms never split: their buffers need not hold them. */
+	if (cfg->mcast_scheme == WORMCAST_MCAST_UNICAST || !tree ||
+	    cfg->mcast0 ||
 	    cfg->params.replication != WC_REPL_ASYNC || !(cfg->mcast_frac > 0) ||
 	    cfg->params.buf_flits >= worm)
 		return 0;
@@ -921,6 +1020,18 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 		case OPT_RT_TRIALS:
 			a.rt_trials = optarg;
 			break;
+		case OPT_MCAST0:
+			a.mcast0 = optarg;
+			break;
+		case OPT_DRAWS:
+			a.draws = optarg;
+			break;
+		case OPT_SEND_OVH:
+			a.send_ovh = optarg;
+			break;
+		case OPT_RECV_OVH:
+			a.recv_ovh = optarg;
+			break;
 		case ':':
 			return errf(err, errlen, 2, "option '%s' needs an argument",
 				    argv[optind - 1]);
@@ -935,6 +1046,8 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 	if (cfg->help)
 		return 0;
 	ret = resolve_topology(&a, cfg, err, errlen);
+	if (!ret)
+		ret = resolve_mcast0(&a, cfg, err, errlen);
 	if (!ret)
 		ret = resolve_params(&a, cfg, err, errlen);
 	if (!ret)
@@ -980,6 +1093,7 @@ struct sim_state {
 	struct sim_rng rng;
 	struct sim_msg live;		/* list head */
 	struct wc_tree_set *trees;	/* this run's own, or NULL (unicast) */
+	struct wc_label_set *labels;	/* the same for a label scheme */
 	const void *tables;		/* what wc_engine_run() gets */
 	u32 hdr_words;			/* room at sim_msg.hdr, per message */
 	u32 *perm, *pos;		/* node permutation and its inverse */
@@ -1234,7 +1348,21 @@ static int state_init(struct sim_state *st, const struct sim_config *cfg,
 	st->e = wc_engine_create(t, &cfg->params, cfg->algo, &sim_ops, st);
 	if (!st->perm || !st->pos || !st->lat || !st->e)
 		return -ENOMEM;
-	if (cfg->table) {
+	if (cfg->table && wc_label_scheme(cfg->mcast_scheme)) {
+		/* our own set: it holds the source's scratch */
+		st->labels = st_zalloc(st, sizeof(*st->labels));
+		if (!st->labels)
+			return -ENOMEM;
+		err = wc_label_set_build(st->labels, t, cfg->table,
+					 cfg->table_len, NULL);
+		if (err) {
+			st_free(st, st->labels, sizeof(*st->labels));
+			st->labels = NULL;
+			return err;
+		}
+		st->mem += st->labels->mem;
+		st->tables = st->labels;
+	} else if (cfg->table) {
 		/* our own set: it holds the encoder's scratch */
 		st->trees = st_zalloc(st, sizeof(*st->trees));
 		if (!st->trees)
@@ -1271,6 +1399,11 @@ static void state_fini(struct sim_state *st)
 	if (st->e) {
 		wc_engine_flush(st->e);
 		wc_engine_destroy(st->e);
+	}
+	if (st->labels) {
+		st->mem -= st->labels->mem;
+		wc_label_set_free(st->labels);
+		st_free(st, st->labels, sizeof(*st->labels));
 	}
 	if (st->trees) {
 		st->mem -= st->trees->mem;
@@ -1613,6 +1746,11 @@ static void print_trees(FILE *f, const struct sim_config *cfg)
 
 	if (cfg->mcast_scheme == WORMCAST_MCAST_UNICAST)
 		return;
+	if (wc_label_scheme(cfg->mcast_scheme)) {
+		fprintf(f, "labels:  multicast %s, the canonical Hamiltonian labeling; table %zu bytes\n",
+			wc_mcast_scheme_name(cfg->mcast_scheme), cfg->table_len);
+		return;
+	}
 	fprintf(f, "trees:   multicast %s", wc_mcast_scheme_name(cfg->mcast_scheme));
 	if (cfg->mcast_scheme == WORMCAST_MCAST_RT) {
 		fprintf(f, ", pair %s", wc_rt_pair_name(o->rt_pair));

@@ -18,6 +18,9 @@
 #include "engine.h"
 #include "tree_mcast.h"
 #include "trees_table.h"
+#include "path_mcast.h"
+#include "labels_table.h"
+#include "labeling.h"
 
 /* ---------------------------------------------------------------- PRNG */
 
@@ -122,6 +125,10 @@ struct sim_config {
 	/* Saturation: mean latency knee_ratio x the zero-load latency. */
 	double knee_ratio;
 	u32 jobs;		/* sweep workers; 0: one per online CPU */
+	/* --mcast0: zero-load multicasts to this many destinations */
+	u32 mcast0;
+	u32 draws;		/* --draws */
+	u32 send_ovh, recv_ovh;	/* --send-ovh, --recv-ovh, cycles */
 	bool json;
 	bool help;
 };
@@ -212,6 +219,32 @@ struct sim_zero_load {
 };
 
 int sim_zero_load(const struct sim_config *cfg, struct sim_zero_load *z);
+
+/* ------------------------------------------------- zero-load multicast */
+
+/*
+ * --mcast0: cfg->draws multicasts from a random source to cfg->mcast0
+ * random destinations, one at a time into an empty engine.  Each send
+ * costs the sender send_ovh cycles before its worms enter the network
+ * (sends of one processor are sequential), each reception recv_ovh after
+ * the tail is consumed.  A label or tree scheme sends one message; under
+ * unicast, receivers re-inject (mcast0_relay): the holder of a range of
+ * the label-sorted chain of source and destinations sends to the first
+ * node of the upper half if it is in the lower half, else to the last of
+ * the lower half, and keeps its own half, until every range is one node.
+ */
+struct sim_mcast0 {
+	double mean;		/* multicast latency (last reception), cycles */
+	double mean_dst;	/* per destination */
+	u32 max;
+	double phases;		/* mean sequential sends on the longest chain */
+	double channels;	/* links crossed per multicast (flit-carrying) */
+	u64 deadlocks, route_errors, lost;
+};
+
+int sim_mcast0(const struct sim_config *cfg, struct sim_mcast0 *r);
+void sim_print_mcast0(FILE *f, const struct sim_config *cfg,
+		      const struct sim_mcast0 *r);
 
 /* ---------------------------------------------------------- saturation */
 

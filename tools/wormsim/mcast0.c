@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wormsim --mcast0: zero-load multicast latency, one multicast at a time
+ * into an empty network, with processor send and receive overheads and,
+ * for the unicast-based baseline, receivers that re-inject (sim.h).
+ *
+ * Clocks.  The engine skips idle time, so the driver keeps its own clock,
+ * now = engine clock + off, and moves off forward while the engine is idle.
+ * A delivery can only cause a send send_ovh + recv_ovh cycles later, so
+ * running the engine in steps no longer than that (and never past the
+ * next pending send) submits every send at its exact time.
+ */
+#include <stdlib.h>
+
+#include "sim.h"
+
+struct m0_send {
+	u64 t;			/* driver time of submission */
+	u32 from, lo, hi;	/* relay: chain range handed to the target */
+	u32 target;		/* chain position (relay) */
+	u32 depth;		/* sends on the chain from the source */
+	bool queued;
+};
+
+struct m0 {
+	const struct sim_config *cfg;
+	struct wc_engine *e;
+	const void *tables;
+	u64 off;
+	bool relay;
+	u32 k;			/* destinations */
+	u32 *chain;		/* source and destinations, by label */
+	u32 *pos;		/* node -> chain position, or U32_MAX */
+	u64 *cpu_free;		/* per chain position */
+	struct m0_send *sends;	/* at most k + 1 */
+	u32 nsends;
+	u64 last, sum;		/* receptions: latest, and their sum */
+	u32 got, depth;
+	u64 deadlocks, route_errors;
+};
+
+static u64 m0_now(const struct m0 *s)
+{
+	return wc_engine_now(s->e) + s->off;
+}
+
+static struct m0_send *m0_push(struct m0 *s, u64 t, u32 from, u32 depth)
+{
+	struct m0_send *x = &s->sends[s->nsends++];
+
+	x->t = t;
+	x->from = from;
+	x->depth = depth;
+	x->queued = true;
+	return x;
+}
+
+/*
+ * The holder at chain position @h of range [@lo, @hi), free from @t on,
+ * hands the far half on and keeps its own until it is alone.
+ */
+static void m0_relay(struct m0 *s, u32 h, u32 lo, u32 hi, u64 t, u32 depth)
+{
+	while (hi - lo > 1) {
+		u32 mid = lo + (hi - lo) / 2;
+		struct m0_send *x;
+
+		t = (t > s->cpu_free[h] ? t : s->cpu_free[h]) +
+		    s->cfg->send_ovh;
+		s->cpu_free[h] = t;
+		x = m0_push(s, t, h, depth + 1);
+		if (h < mid) {
+			x->target = mid;
+			x->lo = mid;
+			x->hi = hi;
+			hi = mid;
+		} else {
+			x->target = mid - 1;
+			x->lo = lo;
+			x->hi = mid;
+			lo = mid;
+		}
+	}
+}
+
+static void m0_deliver(void *priv, struct wc_msg *m, u32 node, u64 latency)
+{
+	struct m0 *s = priv;
+	struct m0_send *x = m->cookie;
+	u64 t = x->t + latency + s->cfg->recv_ovh;
+
+	s->got++;
+	s->sum += t;
+	if (t > s->last)
+		s->last = t;
+	if (x->depth > s->depth)
+		s->depth = x->depth;
+	if (s->relay)
+		m0_relay(s, x->target, x->lo, x->hi, t, x->depth);
+}
+
+static void m0_done(void *priv, struct wc_msg *m)
+{
+	free(m);
+}
+
+static void m0_route_error(void *priv, struct wc_msg *m, u32 node, int err)
+{
+	((struct m0 *)priv)->route_errors++;
+}
+
+static void m0_deadlock(void *priv, u64 cycle)
+{
+	((struct m0 *)priv)->deadlocks++;
+}
+
+static const struct wc_engine_ops m0_ops = {
+	.deliver = m0_deliver,
+	.msg_done = m0_done,
+	.route_error = m0_route_error,
+	.deadlock = m0_deadlock,
+};
+
+static int m0_submit(struct m0 *s, struct m0_send *x)
+{
+	u32 n = s->relay ? 1 : s->k, i;
+	u32 words = wc_algo_hdr_words(s->cfg->algo, n);
+	size_t sz = wc_msg_size(s->e);
+	struct wc_msg *m = calloc(1, sz + words * sizeof(u32));
+	u32 src = s->chain[x->from];
+
+	if (!m)
+		return -ENOMEM;
+	wc_msg_init(s->e, m, src, s->cfg->msg_bytes, x);
+	if (words) {
+		m->hdr = (u32 *)((char *)m + sz);
+		m->hdr_max = words;
+	}
+	if (s->relay)
+		wc_msg_add_dst(s->e, m, s->chain[x->target]);
+	else
+		for (i = 0; i <= s->k; i++)
+			if (i != x->from)
+				wc_msg_add_dst(s->e, m, s->chain[i]);
+	x->queued = false;
+	wc_engine_submit(s->e, m);
+	return 0;
+}
+
+/* One multicast from chain position @src; 0 or -ENOMEM. */
+static int m0_one(struct m0 *s, u32 src)
+{
+	u64 gap = (u64)s->cfg->send_ovh + s->cfg->recv_ovh;
+	u32 i;
+	int err;
+
+	s->nsends = 0;
+	s->last = s->sum = 0;
+	s->got = s->depth = 0;
+	s->off = 0 - wc_engine_now(s->e);	/* the multicast starts at 0 */
+	for (i = 0; i <= s->k; i++)
+		s->cpu_free[i] = 0;
+	if (s->relay)
+		m0_relay(s, src, 0, s->k + 1, 0, 0);
+	else
+		m0_push(s, s->cfg->send_ovh, src, 1);
+	for (;;) {
+		u64 now = m0_now(s), next = U64_MAX;
+
+		for (i = 0; i < s->nsends; i++) {
+			struct m0_send *x = &s->sends[i];
+
+			if (x->queued && x->t <= now) {
+				err = m0_submit(s, x);
+				if (err)
+					return err;
+			} else if (x->queued && x->t < next) {
+				next = x->t;
+			}
+		}
+		if (!wc_engine_busy(s->e)) {
+			if (next == U64_MAX)
+				return 0;
+			s->off += next - now;	/* idle until the next send */
+			continue;
+		}
+		wc_engine_run(s->e, gap < 1 ? 1 : next - now < gap ?
+			      next - now : gap, s->tables);
+		if (s->deadlocks || s->route_errors)
+			return 0;
+	}
+}
+
+/* Source and @k destinations, drawn with @rng, sorted by label. */
+static u32 m0_draw(struct m0 *s, struct sim_rng *rng, const u32 *label,
+		   u32 *perm)
+{
+	u32 n = s->cfg->topo.nnodes, i, src;
+
+	for (i = 0; i <= s->k; i++) {
+		u32 j = i + sim_rng_below(rng, n - i), x = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = x;
+	}
+	src = perm[0];
+	for (i = 0; i <= s->k; i++)
+		s->chain[i] = perm[i];
+	/* insertion sort by label: k is at most a few thousand */
+	for (i = 1; i <= s->k; i++) {
+		u32 v = s->chain[i], j = i;
+
+		for (; j > 0 && label[s->chain[j - 1]] > label[v]; j--)
+			s->chain[j] = s->chain[j - 1];
+		s->chain[j] = v;
+	}
+	for (i = 0; i <= s->k; i++)
+		if (s->chain[i] == src)
+			return i;
+	return 0;
+}
+
+int sim_mcast0(const struct sim_config *cfg, struct sim_mcast0 *r)
+{
+	const struct wc_topo *t = &cfg->topo;
+	struct wc_label_set set = { 0 };
+	struct wc_labeling lb;
+	struct sim_rng rng;
+	struct m0 s = { .cfg = cfg, .k = cfg->mcast0 };
+	u32 *perm, *label, d, v, p, np = t->nports;
+	u64 *busy;
+	u64 sum_last = 0, sum_dst = 0, sum_depth = 0, chans = 0;
+	int err = -ENOMEM;
+
+	memset(r, 0, sizeof(*r));
+	if (wc_labeling_init(&lb, t))
+		return -EINVAL;
+	s.relay = cfg->mcast_scheme == WORMCAST_MCAST_UNICAST;
+	if (!s.relay && !wc_label_scheme(cfg->mcast_scheme)) {
+		wc_labeling_free(&lb);
+		return -EOPNOTSUPP;
+	}
+	if (!s.relay) {
+		err = wc_label_set_build(&set, t, cfg->table, cfg->table_len,
+					 NULL);
+		if (err) {
+			wc_labeling_free(&lb);
+			return err;
+		}
+		s.tables = &set;
+	}
+	label = lb.label;
+	perm = calloc(t->nnodes, sizeof(u32));
+	busy = calloc((size_t)t->nnodes * np, sizeof(u64));
+	s.chain = calloc(s.k + 1, sizeof(u32));
+	s.cpu_free = calloc(s.k + 1, sizeof(u64));
+	s.sends = calloc(s.k + 1, sizeof(*s.sends));
+	s.e = wc_engine_create(t, &cfg->params, cfg->algo, &m0_ops, &s);
+	if (!perm || !busy || !s.chain || !s.cpu_free || !s.sends || !s.e)
+		goto out;
+	for (v = 0; v < t->nnodes; v++)
+		perm[v] = v;
+	sim_rng_seed(&rng, cfg->seed);
+	for (d = 0; d < cfg->draws; d++) {
+		u32 src = m0_draw(&s, &rng, label, perm);
+
+		for (v = 0; v < t->nnodes * np; v++)
+			busy[v] = wc_engine_channel_busy(s.e, v / np, v % np);
+		err = m0_one(&s, src);
+		if (err)
+			goto out;
+		r->deadlocks += s.deadlocks;
+		r->route_errors += s.route_errors;
+		if (s.deadlocks || s.route_errors) {
+			wc_engine_flush(s.e);
+			s.deadlocks = s.route_errors = 0;
+		}
+		r->lost += s.k - s.got;
+		sum_last += s.last;
+		sum_dst += s.sum;
+		sum_depth += s.depth;
+		if (s.last > r->max)
+			r->max = (u32)s.last;
+		for (v = 0; v < t->nnodes; v++)
+			for (p = 0; p < np; p++)
+				chans += wc_engine_channel_busy(s.e, v, p) !=
+					 busy[v * np + p];
+	}
+	r->mean = (double)sum_last / cfg->draws;
+	r->mean_dst = (double)sum_dst / ((double)cfg->draws * s.k);
+	r->phases = (double)sum_depth / cfg->draws;
+	r->channels = (double)chans / cfg->draws;
+	err = 0;
+out:
+	wc_engine_destroy(s.e);
+	free(perm);
+	free(busy);
+	free(s.chain);
+	free(s.cpu_free);
+	free(s.sends);
+	if (s.tables)
+		wc_label_set_free(&set);
+	wc_labeling_free(&lb);
+	return err;
+}
+
+void sim_print_mcast0(FILE *f, const struct sim_config *cfg,
+		      const struct sim_mcast0 *r)
+{
+	char name[64];
+
+	fprintf(f, "mcast0 scheme=%s k=%u draws=%u data_flits=%u send_ovh=%u recv_ovh=%u router_delay=%u latency=%.2f per_dst=%.2f max=%u phases=%.2f channels=%.2f lost=%llu deadlocks=%llu route_errors=%llu\n",
+		cfg->mcast_scheme == WORMCAST_MCAST_UNICAST ? "unicast-relay" :
+		sim_scheme_label(cfg, name, sizeof(name)),
+		cfg->mcast0, cfg->draws, sim_msg_flits(cfg), cfg->send_ovh,
+		cfg->recv_ovh, cfg->params.router_delay, r->mean, r->mean_dst,
+		r->max, r->phases, r->channels, (unsigned long long)r->lost,
+		(unsigned long long)r->deadlocks,
+		(unsigned long long)r->route_errors);
+}
