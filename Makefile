@@ -111,8 +111,22 @@ $(WORMCTL): $(wildcard tools/wormctl/*.c tools/wormctl/*.h) $(REL_LIB)
 $(WORMCASTD): $(wildcard daemon/*.c daemon/*.h) $(REL_LIB)
 	$(CC) $(CFLAGS_REL) $(NL_CFLAGS) -o $@ $(wildcard daemon/*.c) $(REL_LIB) $(NL_LIBS) $(LDLIBS)
 
-$(IP_PLUGIN): $(wildcard tools/iproute2/*.c tools/iproute2/*.h) $(REL_LIB)
-	$(CC) $(CFLAGS_REL) -fPIC -shared -o $@ $(wildcard tools/iproute2/*.c) $(REL_LIB)
+# The plugin is built against the headers of the iproute2 installed here,
+# from Debian's source package of that version (Debian ships no iproute2
+# -dev package): tools/iproute2/fetch-source.sh unpacks it once into a cache
+# outside the tree (IPROUTE2_SRC; Documentation/tools.rst).
+IPROUTE2_VERSION := $(shell dpkg-query -W -f='$${Version}' iproute2 2>/dev/null)
+IPROUTE2_SRC ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wormcast/iproute2-$(IPROUTE2_VERSION)
+IPROUTE2_CFLAGS = -I$(IPROUTE2_SRC)/include -I$(IPROUTE2_SRC)/ip \
+	-DWC_IPROUTE2_VERSION='"$(shell cat $(IPROUTE2_SRC)/.wormcast-iproute2-version 2>/dev/null)"'
+
+$(IPROUTE2_SRC)/ip/ip_common.h:
+	tools/iproute2/fetch-source.sh $(IPROUTE2_SRC)
+
+$(IP_PLUGIN): $(wildcard tools/iproute2/*.c tools/iproute2/*.h) $(REL_LIB) \
+		$(IPROUTE2_SRC)/ip/ip_common.h
+	$(CC) $(CFLAGS_REL) $(IPROUTE2_CFLAGS) -fPIC -shared -o $@ \
+		$(wildcard tools/iproute2/*.c) $(REL_LIB)
 
 # ---------------------------------------------------------------- tests
 deps:
