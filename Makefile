@@ -8,6 +8,8 @@
 #   make demo       multicast on an emulated 8x8 torus inside a VM
 #   make fuzz-vm    a long seeded fuzzing run of the kernel interfaces in the
 #                   VM (FUZZ_VM_COUNT, FUZZ_VM_SEED, FUZZ_VM_KERNEL=debug)
+#   make install    module and tools (DESTDIR, PREFIX); install-tools,
+#                   install-module, install-dkms (/usr/src/wormcast-VERSION)
 #   make bench      benchmarks (figures, not pass/fail)
 #   make dstm-figs  Figs. 9 and 10 of the DSTM paper with wormsim (about 15
 #                   min on 2 cores): Documentation/images/dstm-fig{9,10}.*
@@ -112,8 +114,22 @@ $(WORMCTL): $(wildcard tools/wormctl/*.c tools/wormctl/*.h) $(REL_LIB)
 $(WORMCASTD): $(wildcard daemon/*.c daemon/*.h) $(REL_LIB)
 	$(CC) $(CFLAGS_REL) $(NL_CFLAGS) -o $@ $(wildcard daemon/*.c) $(REL_LIB) $(NL_LIBS) $(LDLIBS)
 
-$(IP_PLUGIN): $(wildcard tools/iproute2/*.c tools/iproute2/*.h) $(REL_LIB)
-	$(CC) $(CFLAGS_REL) -fPIC -shared -o $@ $(wildcard tools/iproute2/*.c) $(REL_LIB)
+# The plugin is built against the headers of the iproute2 installed here,
+# from Debian's source package of that version (Debian ships no iproute2
+# -dev package): tools/iproute2/fetch-source.sh unpacks it once into a cache
+# outside the tree (IPROUTE2_SRC; Documentation/tools.rst).
+IPROUTE2_VERSION := $(shell dpkg-query -W -f='$${Version}' iproute2 2>/dev/null)
+IPROUTE2_SRC ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wormcast/iproute2-$(IPROUTE2_VERSION)
+IPROUTE2_CFLAGS = -I$(IPROUTE2_SRC)/include -I$(IPROUTE2_SRC)/ip \
+	-DWC_IPROUTE2_VERSION='"$(shell cat $(IPROUTE2_SRC)/.wormcast-iproute2-version 2>/dev/null)"'
+
+$(IPROUTE2_SRC)/ip/ip_common.h:
+	tools/iproute2/fetch-source.sh $(IPROUTE2_SRC)
+
+$(IP_PLUGIN): $(wildcard tools/iproute2/*.c tools/iproute2/*.h) $(REL_LIB) \
+		$(IPROUTE2_SRC)/ip/ip_common.h
+	$(CC) $(CFLAGS_REL) $(IPROUTE2_CFLAGS) -fPIC -shared -o $@ \
+		$(wildcard tools/iproute2/*.c) $(REL_LIB)
 
 # ---------------------------------------------------------------- tests
 deps:
@@ -132,11 +148,12 @@ vm: all
 # Two run at a time, the longest first: the debug kernel's selftests (its
 # build included) take about as long as everything else together
 # (Documentation/testing.rst, "Time budget").  KUnit comes last: it needs
-# the debug kernel that the first suite builds.
+# the debug kernel that the first suite builds.  tests/packaging.sh builds
+# the module once more through DKMS (about 20-40 s, in a temporary tree).
 check: deps
 	$(MAKE) all userspace
 	tests/run-tap.sh tests/vm/selftests-debug.sh $(UNIT_BINS) tests/docs.sh \
-		tests/netlink-spec.py \
+		tests/packaging.sh tests/netlink-spec.py \
 		tests/kernel-lint.sh tests/fuzz/run.sh tests/vm/selftests.sh \
 		tests/kunit/run.sh
 
@@ -197,11 +214,35 @@ fuzz-build: $(FUZZ_BINS)
 fuzz: fuzz-build
 	WC_FUZZ_TIME=$(FUZZ_TIME) tests/fuzz/run.sh
 
-install: all
+# ---------------------------------------------------------------- install
+# make install = install-module + install-tools.  DESTDIR and PREFIX as
+# usual; install-tools alone needs no kernel tree (tests/packaging.sh).
+# install-dkms puts the module's sources in /usr/src/wormcast-VERSION for
+# dkms(8) instead of a built module (Documentation/tools.rst, "Packaging").
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+MAN_SRCS := $(wildcard Documentation/man/*.rst)
+MAN_PAGES := $(patsubst Documentation/man/%.rst,$(BUILD)/man/%,$(MAN_SRCS))
+RST2MAN ?= rst2man
+DKMS_SRCS := Kbuild dkms.conf uapi/linux/wormcast.h \
+	$(wildcard kmod/*.c kmod/*.h kmod/engine/*.c kmod/engine/*.h)
+
+.PHONY: man install-module install-tools install-dkms
+man: $(MAN_PAGES)
+
+$(BUILD)/man/%: Documentation/man/%.rst
+	@mkdir -p $(dir $@)
+	$(RST2MAN) --halt=warning --report=warning $< $@
+
+install: install-module install-tools
+
+install-module: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_PATH=$(DESTDIR) modules_install
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) -a $(notdir $(patsubst %/build,%,$(KDIR)))
+
+install-tools: tools man
 	install -D -m 0755 $(WORMCTL) $(DESTDIR)$(PREFIX)/sbin/wormctl
 	install -D -m 0755 $(WORMCASTD) $(DESTDIR)$(PREFIX)/sbin/wormcastd
+	@mkdir -p $(BUILD)
 	sed 's|/usr/local/|$(PREFIX)/|g' daemon/wormcastd.service > $(BUILD)/wormcastd.service
 	install -D -m 0644 $(BUILD)/wormcastd.service $(DESTDIR)/etc/systemd/system/wormcastd.service
 	test -e $(DESTDIR)/etc/wormcast/wormcastd.conf || \
@@ -210,6 +251,17 @@ install: all
 	install -D -m 0755 $(WORMSIM) $(DESTDIR)$(PREFIX)/bin/wormsim
 	install -D -m 0644 $(IP_PLUGIN) $(DESTDIR)$(IP_LIB_DIR)/link_wormcast.so
 	install -D -m 0644 uapi/linux/wormcast.h $(DESTDIR)$(PREFIX)/include/linux/wormcast.h
+	for m in $(MAN_PAGES); do \
+		s=$${m##*.}; \
+		install -D -m 0644 $$m $(DESTDIR)$(PREFIX)/share/man/man$$s/$${m##*/} || exit 1; \
+	done
+	install -D -m 0644 tools/completion/wormctl \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/wormctl
+
+install-dkms:
+	for f in $(DKMS_SRCS); do \
+		install -D -m 0644 $$f $(DESTDIR)/usr/src/wormcast-$(VERSION)/$$f || exit 1; \
+	done
 
 clean:
 	rm -rf $(BUILD)

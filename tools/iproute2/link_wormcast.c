@@ -3,9 +3,13 @@
  * link_wormcast.so: the iproute2 link plugin of kind "wormcast".
  *
  * Debian's ip (iproute2 6.1) dlopens $IP_LIB_DIR/link_wormcast.so (default
- * /usr/lib/ip) and looks up "wormcast_link_util".  It is not built against
- * iproute2's headers (Debian ships none): the few declarations it needs are
- * below, matched to iproute2 6.1 and to the symbols /sbin/ip exports.
+ * /usr/lib/ip) and looks up "wormcast_link_util".  It is built against the
+ * headers of the iproute2 installed here (ip/ip_common.h for struct
+ * link_util and struct iplink_req, include/json_print.h and
+ * include/color.h for the printers and COLOR_NONE), taken from Debian's
+ * source package of that version by tools/iproute2/fetch-source.sh
+ * (Documentation/tools.rst, "Binary compatibility with ip").  It calls only
+ * functions /sbin/ip exports.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -15,50 +19,19 @@
 #include <linux/rtnetlink.h>
 #include <linux/wormcast.h>
 
+#include "utils.h"
+#include "ip_common.h"
+
 #include "wc_args.h"
 
-/* ---- from iproute2 6.1 (ip/ip_common.h, include/json_print.h) ---- */
-
-struct link_util {
-	struct link_util *next;
-	const char *id;
-	int maxattr;
-	int (*parse_opt)(struct link_util *lu, int argc, char **argv,
-			 struct nlmsghdr *n);
-	void (*print_opt)(struct link_util *lu, FILE *f, struct rtattr *tb[]);
-	void (*print_xstats)(struct link_util *lu, FILE *f,
-			     struct rtattr *xstats);
-	void (*print_help)(struct link_util *lu, int argc, char **argv,
-			   FILE *f);
-	int (*parse_ifla_xstats)(struct link_util *lu, int argc, char **argv);
-	int (*print_ifla_xstats)(struct nlmsghdr *n, void *arg);
-};
-
-enum ip_output_type {
-	PRINT_FP = 1,
-	PRINT_JSON = 2,
-	PRINT_ANY = 4,
-};
-
 /*
- * enum color_attr's COLOR_NONE: 6 in Debian's 6.1 build (color_fprintf()
- * compares with it before colouring).
+ * The room parse_opt() may fill: the attribute buffer of iplink.c's
+ * request (iproute2's own link plugins pass the same 1024).
  */
-#define IP_COLOR_NONE 6
+#define IP_REQ_MAXLEN ((int)sizeof(((struct iplink_req *)0)->buf))
 
-/* The request buffer iplink.c hands to parse_opt(). */
-#define IP_REQ_MAXLEN 1024
-
-int addattr_l(struct nlmsghdr *n, int maxlen, int type, const void *data,
-	      int alen);
-int addattr32(struct nlmsghdr *n, int maxlen, int type, uint32_t data);
-int addattr8(struct nlmsghdr *n, int maxlen, int type, uint8_t data);
-void open_json_array(enum ip_output_type type, const char *str);
-void close_json_array(enum ip_output_type type, const char *delim);
-void print_color_string(enum ip_output_type t, int color, const char *key,
-			const char *fmt, const char *value);
-void print_color_u64(enum ip_output_type t, int color, const char *key,
-		     const char *fmt, uint64_t value);
+/* The iproute2 version whose headers this was built against. */
+const char wormcast_iproute2_headers[] = "iproute2 headers " WC_IPROUTE2_VERSION;
 
 /* ---- plugin ---- */
 
@@ -110,7 +83,7 @@ static int wc_parse_opt(struct link_util *lu, int argc, char **argv,
 }
 
 /* Value of a u32 attribute, false if absent or malformed. */
-static bool get_u32(struct rtattr *tb[], int type, uint32_t *v)
+static bool wc_attr_u32(struct rtattr *tb[], int type, uint32_t *v)
 {
 	if (!tb[type] || RTA_PAYLOAD(tb[type]) < sizeof(uint32_t))
 		return false;
@@ -118,7 +91,7 @@ static bool get_u32(struct rtattr *tb[], int type, uint32_t *v)
 	return true;
 }
 
-static bool get_u8(struct rtattr *tb[], int type, uint32_t *v)
+static bool wc_attr_u8(struct rtattr *tb[], int type, uint32_t *v)
 {
 	if (!tb[type] || RTA_PAYLOAD(tb[type]) < sizeof(uint8_t))
 		return false;
@@ -131,7 +104,7 @@ static void print_u32(const char *key, uint32_t v)
 	char fmt[48];
 
 	snprintf(fmt, sizeof(fmt), "%s %%llu ", key);
-	print_color_u64(PRINT_ANY, IP_COLOR_NONE, key, fmt, v);
+	print_color_u64(PRINT_ANY, COLOR_NONE, key, fmt, v);
 }
 
 /*
@@ -154,12 +127,12 @@ static void print_u32_array(struct rtattr *rta, const char *key, char sep)
 
 	open_json_array(PRINT_JSON, key);
 	for (i = 0; i < n; i++)
-		print_color_u64(PRINT_JSON, IP_COLOR_NONE, NULL, "%llu", v[i]);
+		print_color_u64(PRINT_JSON, COLOR_NONE, NULL, "%llu", v[i]);
 	close_json_array(PRINT_JSON, NULL);
 
 	wc_format_u32_list(buf, sizeof(buf), v, n, sep);
 	snprintf(text, sizeof(text), "%s %s ", key, buf);
-	print_color_string(PRINT_FP, IP_COLOR_NONE, NULL, "%s", text);
+	print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s", text);
 }
 
 static void wc_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
@@ -170,22 +143,22 @@ static void wc_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 
 	if (!tb)
 		return;
-	if (get_u8(tb, IFLA_WORMCAST_ROLE, &v))
-		print_color_string(PRINT_JSON, IP_COLOR_NONE, "role", NULL,
+	if (wc_attr_u8(tb, IFLA_WORMCAST_ROLE, &v))
+		print_color_string(PRINT_JSON, COLOR_NONE, "role", NULL,
 				   v == WORMCAST_ROLE_NODE ? "node" : "fabric");
-	if (get_u32(tb, IFLA_WORMCAST_FABRIC_ID, &v))
+	if (wc_attr_u32(tb, IFLA_WORMCAST_FABRIC_ID, &v))
 		print_u32("fabric", v);
-	if (get_u32(tb, IFLA_WORMCAST_TOPOLOGY, &v))
-		print_color_string(PRINT_ANY, IP_COLOR_NONE, "topology",
+	if (wc_attr_u32(tb, IFLA_WORMCAST_TOPOLOGY, &v))
+		print_color_string(PRINT_ANY, COLOR_NONE, "topology",
 				   "topology %s ", wc_topo_kind_name(v));
 	print_u32_array(tb[IFLA_WORMCAST_DIMS], "dims", 'x');
-	if (get_u32(tb, IFLA_WORMCAST_NNODES, &v))
+	if (wc_attr_u32(tb, IFLA_WORMCAST_NNODES, &v))
 		print_u32("nodes", v);
-	if (get_u32(tb, IFLA_WORMCAST_NODE_ID, &v))
+	if (wc_attr_u32(tb, IFLA_WORMCAST_NODE_ID, &v))
 		print_u32("node", v);
 	print_u32_array(tb[IFLA_WORMCAST_COORDS], "coords", ',');
-	if (get_u32(tb, IFLA_WORMCAST_FABRIC_IFINDEX, &v))
-		print_color_u64(PRINT_JSON, IP_COLOR_NONE, "fabric_ifindex",
+	if (wc_attr_u32(tb, IFLA_WORMCAST_FABRIC_IFINDEX, &v))
+		print_color_u64(PRINT_JSON, COLOR_NONE, "fabric_ifindex",
 				NULL, v);
 	if (tb[IFLA_WORMCAST_NODE_NAME] &&
 	    RTA_PAYLOAD(tb[IFLA_WORMCAST_NODE_NAME]) > 0) {
@@ -196,14 +169,14 @@ static void wc_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 			len = IFNAMSIZ;
 		memcpy(pattern, RTA_DATA(tb[IFLA_WORMCAST_NODE_NAME]), len);
 		pattern[len] = '\0';
-		print_color_string(PRINT_ANY, IP_COLOR_NONE, "nodename",
+		print_color_string(PRINT_ANY, COLOR_NONE, "nodename",
 				   "nodename %s ", pattern);
 	}
 	for (i = 0; i < WC_NPARAMS; i++) {
 		if (wc_params[i].is_replication) {
-			if (!get_u8(tb, wc_params[i].ifla, &v))
+			if (!wc_attr_u8(tb, wc_params[i].ifla, &v))
 				continue;
-		} else if (!get_u32(tb, wc_params[i].ifla, &v)) {
+		} else if (!wc_attr_u32(tb, wc_params[i].ifla, &v)) {
 			continue;
 		}
 		name = wc_param_value_name(&wc_params[i], v);
@@ -211,7 +184,7 @@ static void wc_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 			char fmt[48];
 
 			snprintf(fmt, sizeof(fmt), "%s %%s ", wc_params[i].name);
-			print_color_string(PRINT_ANY, IP_COLOR_NONE,
+			print_color_string(PRINT_ANY, COLOR_NONE,
 					   wc_params[i].name, fmt, name);
 			continue;
 		}
