@@ -106,12 +106,12 @@ open(sys.argv[2] + "/wormctl.top", "w").write(" ".join(top))
 open(sys.argv[2] + "/wormctl.words", "w").write(" ".join(words + flags + schemes))
 open(sys.argv[2] + "/wormctl.schemes", "w").write(" ".join(schemes))
 EOF
-read -r -a top <"$tmp/wormctl.top"
+read -r -a cmds <"$tmp/wormctl.top"
 read -r -a words <"$tmp/wormctl.words"
-if [ "${#top[@]}" -ge 4 ] && [ "${#words[@]}" -ge 15 ]; then
-	ok "wormctl help parsed: commands ${top[*]}"
+if [ "${#cmds[@]}" -ge 4 ] && [ "${#words[@]}" -ge 15 ]; then
+	ok "wormctl help parsed: commands ${cmds[*]}"
 else
-	notok "wormctl help parsed (${top[*]} / ${words[*]})"
+	notok "wormctl help parsed (${cmds[*]} / ${words[*]})"
 fi
 check "wormctl.8 names every word and option of wormctl's usage" \
 	mentions wormctl.8 "${words[@]}"
@@ -195,8 +195,8 @@ comp() {
 		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "
 	' "$dest/usr/share/bash-completion/completions/wormctl" "$top/$BUILD" "$@"
 }
-want=$(printf '%s\n' "${top[@]}" | sort | tr '\n' ' ')
-check "completion: commands are wormctl help's (${top[*]})" \
+want=$(printf '%s\n' "${cmds[@]}" | sort | tr '\n' ' ')
+check "completion: commands are wormctl help's (${cmds[*]})" \
 	test "$(comp wormctl '')" = "$want"
 check "completion: wormctl st -> stats" test "$(comp wormctl st)" = "stats "
 check "completion: options" test "$(comp wormctl -j -p)" = "-p -pretty "
