@@ -51,7 +51,8 @@ WORMSIM := $(BUILD)/wormsim
 WORMCTL := $(BUILD)/wormctl
 WORMCASTD := $(BUILD)/wormcastd
 IP_PLUGIN := $(BUILD)/link_wormcast.so
-TOOLS := $(WORMSIM) $(WORMCTL) $(WORMCASTD) $(IP_PLUGIN)
+TSTAMP := $(BUILD)/wc-tstamp
+TOOLS := $(WORMSIM) $(WORMCTL) $(WORMCASTD) $(IP_PLUGIN) $(TSTAMP)
 
 NL_CFLAGS = $(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
 NL_LIBS = $(shell pkg-config --libs libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
@@ -113,6 +114,11 @@ $(WORMCASTD): $(wildcard daemon/*.c daemon/*.h) $(REL_LIB)
 
 $(IP_PLUGIN): $(wildcard tools/iproute2/*.c tools/iproute2/*.h) $(REL_LIB)
 	$(CC) $(CFLAGS_REL) -fPIC -shared -o $@ $(wildcard tools/iproute2/*.c) $(REL_LIB)
+
+# Example of hardware timestamps in fabric time (Documentation/tools.rst).
+$(TSTAMP): $(wildcard tools/tstamp/*.c)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_REL) -o $@ $(wildcard tools/tstamp/*.c)
 
 # ---------------------------------------------------------------- tests
 deps:

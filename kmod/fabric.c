@@ -141,7 +141,8 @@ static void wc_count_napi(struct wc_fabric *f, u32 node, int which, u64 n)
 static ktime_t wc_fabric_time(const struct wc_fabric *f, u64 cycle)
 {
 	if (!f->ts_cycle_ns)
-		return ns_to_ktime(cycle * WC_VIRTUAL_CYCLE_NS);
+		return ns_to_ktime(WC_VIRTUAL_EPOCH_NS +
+				   cycle * WC_VIRTUAL_CYCLE_NS);
 	return ktime_mono_to_real(ns_to_ktime(f->ts_mono_ns +
 					      (cycle - f->ts_cycle) *
 					      f->ts_cycle_ns));

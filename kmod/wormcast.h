@@ -57,8 +57,12 @@
 #define WC_POLL_CYCLES		4096	/* engine cycles per run in a poll */
 #define WC_POLL_RUNS		8	/* engine runs per poll before yielding */
 #define WC_DRV_VERSION		"0.1"	/* ethtool -i, modinfo */
-/* Fabric time in virtual-time mode (cycle_ns 0): nanoseconds per cycle. */
+/*
+ * Fabric time in virtual-time mode (cycle_ns 0): nanoseconds per cycle,
+ * from an epoch of 1 s at cycle 0 (the core reports no zero timestamp).
+ */
 #define WC_VIRTUAL_CYCLE_NS	1
+#define WC_VIRTUAL_EPOCH_NS	1000000000ull
 
 /*
  * The xmit path writes few counters; they get a small array of their own
