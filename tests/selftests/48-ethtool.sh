@@ -9,7 +9,8 @@
 # namespaces, reads each datagram's TX and RX hardware timestamps through
 # SO_TIMESTAMPING: at zero load their difference is Eq. 1 for the path,
 # exactly, in virtual nanoseconds (1 per cycle) in virtual-time mode and
-# in wall-clock nanoseconds (cycle_ns per cycle) in paced mode.
+# in wall-clock nanoseconds (cycle_ns per cycle) in paced mode; a
+# multicast gets one RX stamp per destination.
 . "$(dirname "$0")/lib.sh"
 
 SRC=0
@@ -178,6 +179,47 @@ fabric_same() {
 	return 1
 }
 check "ethtool -S on the fabric device = wormctl stats totals" fabric_same
+
+# ---------------------------------------------------------------- multicast
+# One RX stamp per destination: group 239.1.2.3 with members node MC1 (2
+# hops) and node DST (4 hops).  The built-in scheme sends one worm per
+# destination, in node order, from one injection channel: MC1's copy
+# arrives after Eq. 1 for its path, DST's later than Eq. 1 for its own
+# (its worm waits for the first to leave the injection channel; the TX
+# stamp is the first worm's).  Were the copies' stamps shared, both
+# receivers would read the same one.
+MC1=5
+MC_EQ1=$((STARTUP + 2 * (ROUTER_DELAY + LINK_DELAY) + L - 1))
+ns_new n$MC1 && node_in_ns wcn$MC1 n$MC1 $MC1 || not_ok "node $MC1 in namespace n$MC1"
+mc_pids=""
+for id in $MC1 $DST; do
+	rm -f "$WC_TMP/mc$id.ready"
+	bg nsx n$id sh -c "exec wc-tstamp recv --port 7200 --ifname wcn$id \
+		--group 239.1.2.3 --ready '$WC_TMP/mc$id.ready' --timeout 30 \
+		>'$WC_TMP/mc$id.rx'"
+	mc_pids="$mc_pids $bg_pid"
+done
+wait_for 30 test -f "$WC_TMP/mc$MC1.ready" -a -f "$WC_TMP/mc$DST.ready"
+sleep 3		# the members' IGMP reports are over: zero load
+if nsx n$SRC wc-tstamp send --dst 239.1.2.3 --port 7200 --count 3 --size $SIZE \
+	--interval 50 --ifname wcn$SRC >"$WC_TMP/mc.tx" && wait $mc_pids; then
+	ok "multicast: wc-tstamp to members $MC1 and $DST"
+else
+	not_ok "multicast: wc-tstamp to members $MC1 and $DST" \
+		"$(cat "$WC_TMP/bg.log" "$WC_TMP/mc.tx" "$WC_TMP/mc$MC1.rx" "$WC_TMP/mc$DST.rx" 2>&1)"
+fi
+is "multicast: node $MC1 (2 hops): RX - TX = Eq. 1 = $MC_EQ1 ns for each of 3" \
+	"$(awk '{ print $8 }' "$WC_TMP/mc$MC1.rx" | tr '\n' ' ')" \
+	"$MC_EQ1 $MC_EQ1 $MC_EQ1 "
+lat=$(awk '{ print $8 }' "$WC_TMP/mc$DST.rx" | sort -u)
+if [ "$(grep -c latency_ns "$WC_TMP/mc$DST.rx")" = 3 ] && [ "$(echo "$lat" | wc -l)" = 1 ] &&
+	[ "$lat" -gt "$EQ1" ]; then
+	ok "multicast: node $DST (4 hops, second worm): RX - TX = $lat ns > Eq. 1 = $EQ1, the same for each of 3"
+else
+	not_ok "multicast: node $DST (second worm): RX - TX > Eq. 1 = $EQ1, the same for each" \
+		"$(cat "$WC_TMP/mc$DST.rx")"
+fi
+diag "$(cat "$WC_TMP/mc.tx" "$WC_TMP/mc$MC1.rx" "$WC_TMP/mc$DST.rx")"
 
 # ---------------------------------------------------------------- paced
 check "paced mode: cycle_ns $CYCLE_NS" wormctl fabric set wc cycle_ns $CYCLE_NS

@@ -7,7 +7,7 @@
  *   wc-tstamp send --dst ADDR --port P [--count N] [--size BYTES]
  *                  [--interval MS] [--ifname DEV]
  *   wc-tstamp recv --port P [--count N] [--ifname DEV] [--ready FILE]
- *                  [--timeout S]
+ *                  [--timeout S] [--group IPV4-GROUP]
  *
  * The sender sends datagrams 1..N, each of --size bytes of UDP payload,
  * one at a time: after each it waits for the TX hardware timestamp on its
@@ -24,7 +24,9 @@
  * virtual-time mode, CLOCK_REALTIME in paced mode.  With --ifname the
  * program switches the device's hardware timestamping on (SIOCSHWTSTAMP:
  * TX on for send, RX filter "all" for recv; needs CAP_NET_ADMIN), leaving
- * the other direction as it was.
+ * the other direction as it was.  With --group the receiver joins an IPv4
+ * multicast group on --ifname: a multicast datagram gets one RX stamp per
+ * destination.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -58,7 +60,7 @@ struct wc_ts_msg {
 };
 
 struct opts {
-	const char *dst, *ifname, *ready;
+	const char *dst, *ifname, *ready, *group;
 	int port, count, size, interval_ms, timeout_s;
 };
 
@@ -68,7 +70,7 @@ static void usage(void)
 		"usage: wc-tstamp send --dst ADDR --port P [--count N] [--size BYTES]\n"
 		"                      [--interval MS] [--ifname DEV]\n"
 		"       wc-tstamp recv --port P [--count N] [--ifname DEV] [--ready FILE]\n"
-		"                      [--timeout S]\n");
+		"                      [--timeout S] [--group IPV4-GROUP]\n");
 	exit(2);
 }
 
@@ -240,22 +242,51 @@ static int do_send(const struct opts *o)
 	return bad;
 }
 
+/* A socket bound to @port: dual-stack, or IPv4 joined to @group. */
+static int recv_socket(const struct opts *o)
+{
+	struct sockaddr_in6 sa6 = { .sin6_family = AF_INET6,
+				    .sin6_port = htons(o->port) };
+	struct sockaddr_in sa4 = { .sin_family = AF_INET,
+				   .sin_port = htons(o->port) };
+	struct ip_mreqn mr = { .imr_ifindex = 0 };
+	int fd, off = 0;
+
+	if (!o->group) {
+		fd = socket(AF_INET6, SOCK_DGRAM, 0);
+		if (fd < 0 ||
+		    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off)) < 0 ||
+		    bind(fd, (struct sockaddr *)&sa6, sizeof(sa6)) < 0) {
+			perror("wc-tstamp: socket");
+			return -1;
+		}
+		return fd;
+	}
+	if (inet_pton(AF_INET, o->group, &mr.imr_multiaddr) != 1) {
+		fprintf(stderr, "wc-tstamp: not an IPv4 group: %s\n", o->group);
+		return -1;
+	}
+	if (o->ifname)
+		mr.imr_ifindex = if_nametoindex(o->ifname);
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa4, sizeof(sa4)) < 0 ||
+	    setsockopt(fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mr, sizeof(mr)) < 0) {
+		perror("wc-tstamp: socket");
+		return -1;
+	}
+	return fd;
+}
+
 static int do_recv(const struct opts *o)
 {
-	struct sockaddr_in6 sa = { .sin6_family = AF_INET6,
-				   .sin6_port = htons(o->port) };
 	int64_t last_rx = -1;
 	uint32_t last_seq = 0;
-	int fd, got = 0, off = 0, bad = 0;
+	int fd, got = 0, bad = 0;
 	char buf[65536], ctrl[512];
 
-	fd = socket(AF_INET6, SOCK_DGRAM, 0);
-	if (fd < 0 ||
-	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off)) < 0 ||
-	    bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		perror("wc-tstamp: socket");
+	fd = recv_socket(o);
+	if (fd < 0)
 		return 1;
-	}
 	if ((o->ifname && hwtstamp_enable(fd, o->ifname, 0)) ||
 	    set_tsflags(fd, SOF_TIMESTAMPING_RX_HARDWARE |
 			SOF_TIMESTAMPING_RAW_HARDWARE |
@@ -330,6 +361,7 @@ int main(int argc, char **argv)
 		{ "ifname", required_argument, NULL, 'I' },
 		{ "ready", required_argument, NULL, 'r' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "group", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -352,6 +384,7 @@ int main(int argc, char **argv)
 		case 'I': o.ifname = optarg; break;
 		case 'r': o.ready = optarg; break;
 		case 't': o.timeout_s = atoi(optarg); break;
+		case 'g': o.group = optarg; break;
 		default: usage();
 		}
 	}
