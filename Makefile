@@ -54,7 +54,8 @@ WORMSIM := $(BUILD)/wormsim
 WORMCTL := $(BUILD)/wormctl
 WORMCASTD := $(BUILD)/wormcastd
 IP_PLUGIN := $(BUILD)/link_wormcast.so
-TOOLS := $(WORMSIM) $(WORMCTL) $(WORMCASTD) $(IP_PLUGIN)
+TSTAMP := $(BUILD)/wc-tstamp
+TOOLS := $(WORMSIM) $(WORMCTL) $(WORMCASTD) $(IP_PLUGIN) $(TSTAMP)
 
 NL_CFLAGS = $(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
 NL_LIBS = $(shell pkg-config --libs libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
@@ -130,6 +131,11 @@ $(IP_PLUGIN): $(wildcard tools/iproute2/*.c tools/iproute2/*.h) $(REL_LIB) \
 		$(IPROUTE2_SRC)/ip/ip_common.h
 	$(CC) $(CFLAGS_REL) $(IPROUTE2_CFLAGS) -fPIC -shared -o $@ \
 		$(wildcard tools/iproute2/*.c) $(REL_LIB)
+
+# Example of hardware timestamps in fabric time (Documentation/tools.rst).
+$(TSTAMP): $(wildcard tools/tstamp/*.c)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_REL) -o $@ $(wildcard tools/tstamp/*.c)
 
 # ---------------------------------------------------------------- tests
 deps:

@@ -92,10 +92,96 @@ void wc_fabric_read_counters(struct wc_fabric *f, u64 *cnt)
 		atomic64_read(&f->fabric_dev_drops);
 }
 
+/*
+ * Every counter of node @n, glue and engine (enum wormcast_counter): what
+ * STATS_GET reports for the node and ethtool -S shows on its device.
+ */
+void wc_node_counters(struct wc_fabric *f, u32 n, u64 *cnt)
+{
+	struct wc_node_stats ns;
+
+	wc_node_read_counters(&f->nodes[n], cnt);
+	wc_fabric_node_stats(f, n, &ns);
+	cnt[WORMCAST_CNT_WORMS_INJECTED] = ns.worms_injected;
+	cnt[WORMCAST_CNT_FLITS_INJECTED] = ns.flits_injected;
+	cnt[WORMCAST_CNT_WORMS_CONSUMED] = ns.worms_consumed;
+	cnt[WORMCAST_CNT_FLITS_CONSUMED] = ns.flits_consumed;
+}
+
+/* The same, summed over the fabric (STATS_GET, ethtool -S on the fabric). */
+void wc_fabric_counters(struct wc_fabric *f, u64 *cnt)
+{
+	struct wc_node_stats ns;
+	u32 n;
+
+	wc_fabric_read_counters(f, cnt);
+	for (n = 0; n < f->nnodes; n++) {
+		wc_fabric_node_stats(f, n, &ns);
+		cnt[WORMCAST_CNT_WORMS_INJECTED] += ns.worms_injected;
+		cnt[WORMCAST_CNT_FLITS_INJECTED] += ns.flits_injected;
+		cnt[WORMCAST_CNT_WORMS_CONSUMED] += ns.worms_consumed;
+		cnt[WORMCAST_CNT_FLITS_CONSUMED] += ns.flits_consumed;
+	}
+}
+
 /* Counted from the NAPI poll or the engine's callbacks. */
 static void wc_count_napi(struct wc_fabric *f, u32 node, int which, u64 n)
 {
 	wc_count_add(&f->nodes[node].napi_cnt, which, n);
+}
+
+/* ------------------------------------------------------------ timestamps */
+
+/*
+ * Fabric time of engine cycle @cycle, for hardware timestamps
+ * (Documentation/kernel.rst, "Timestamps"): virtual nanoseconds in
+ * virtual-time mode, CLOCK_REALTIME in paced mode.  Engine lock held,
+ * during a run.
+ */
+static ktime_t wc_fabric_time(const struct wc_fabric *f, u64 cycle)
+{
+	if (!f->ts_cycle_ns)
+		return ns_to_ktime(WC_VIRTUAL_EPOCH_NS +
+				   cycle * WC_VIRTUAL_CYCLE_NS);
+	return ktime_mono_to_real(ns_to_ktime(f->ts_mono_ns +
+					      (cycle - f->ts_cycle) *
+					      f->ts_cycle_ns));
+}
+
+/*
+ * The first worm of @m took an injection channel: that is the TX hardware
+ * timestamp of its frame, if the sender asked for one (wc_node_xmit() set
+ * SKBTX_IN_PROGRESS; cleared here so that only the first worm stamps).
+ */
+static void wc_op_injected(void *priv, struct wc_msg *m, u32 node, u64 cycle)
+{
+	struct skb_shared_hwtstamps hwts = { };
+	struct wc_fabric *f = priv;
+	struct sk_buff *skb = m->cookie;
+
+	if (likely(!(skb_shinfo(skb)->tx_flags & SKBTX_IN_PROGRESS)))
+		return;
+	skb_shinfo(skb)->tx_flags &= ~SKBTX_IN_PROGRESS;
+	hwts.hwtstamp = wc_fabric_time(f, cycle);
+	skb_tstamp_tx(skb, &hwts);
+}
+
+/*
+ * A clone shares its skb_shared_info, where the hardware timestamp lives,
+ * with the sender's skb (whose TX timestamp may be there) and with the
+ * clones of the other destinations.  Before it is delivered with an RX
+ * timestamp of its own, or without the sender's TX timestamp, it gets a
+ * private head.  0, or -ENOMEM (@skb not freed).
+ */
+static int wc_rx_hwtstamp(struct sk_buff *skb)
+{
+	ktime_t ts = wc_cb(skb)->hwtstamp;
+
+	if (skb_cloned(skb) && pskb_expand_head(skb, 0, 0, GFP_ATOMIC))
+		return -ENOMEM;
+	skb_shinfo(skb)->tx_flags &= ~(SKBTX_ANY_TSTAMP | SKBTX_IN_PROGRESS);
+	skb_hwtstamps(skb)->hwtstamp = ts;
+	return 0;
 }
 
 /* ------------------------------------------------------------ engine ops */
@@ -119,6 +205,11 @@ static void wc_op_deliver(void *priv, struct wc_msg *m, u32 node, u64 lat)
 	}
 	wc_cb(clone)->src = m->src;
 	wc_cb(clone)->dst = node;
+	/* the tail is consumed now: the RX hardware timestamp */
+	wc_cb(clone)->hwtstamp = 0;
+	if (unlikely(READ_ONCE(f->nodes[node].ts_rx)))
+		wc_cb(clone)->hwtstamp =
+			wc_fabric_time(f, wc_engine_now(f->engine));
 	__skb_queue_tail(&f->rxq, clone);
 }
 
@@ -170,6 +261,7 @@ static const struct wc_engine_ops wc_fabric_engine_ops = {
 	.msg_done = wc_op_msg_done,
 	.route_error = wc_op_route_error,
 	.deadlock = wc_op_deadlock,
+	.injected = wc_op_injected,
 };
 
 /* ------------------------------------------------------------ injection */
@@ -398,6 +490,13 @@ static int wc_deliver(struct wc_fabric *f, int limit)
 			kfree_skb(skb);
 			continue;
 		}
+		if (unlikely(wc_cb(skb)->hwtstamp ||
+			     skb_shinfo(skb)->tx_flags & SKBTX_HW_TSTAMP) &&
+		    wc_rx_hwtstamp(skb)) {
+			wc_count_napi(f, dst, WORMCAST_CNT_DROP_NOMEM, 1);
+			kfree_skb(skb);
+			continue;
+		}
 		/* Frees the skb on failure (and counts it in the core's
 		 * rx_dropped of @dev); scrubs it when crossing netns.
 		 */
@@ -426,6 +525,7 @@ static u64 wc_pace_cycles(struct wc_fabric *f, bool was_idle, u64 *wait_ns)
 	u64 now, cycles;
 
 	*wait_ns = 0;
+	f->ts_cycle_ns = ns;
 	if (!wc_engine_busy(f->engine))
 		return 0;
 	if (!ns)
@@ -477,6 +577,9 @@ static int wc_poll(struct napi_struct *napi, int budget)
 		if (wc_pick_routing(f))
 			wc_inject(f);
 		cycles = wc_pace_cycles(f, was_idle, &wait_ns);
+		/* wall time of the first cycle of the run (timestamps) */
+		f->ts_cycle = wc_engine_now(f->engine);
+		f->ts_mono_ns = f->pace_last_ns - cycles * f->ts_cycle_ns;
 		if (cycles)
 			wc_engine_run(f->engine, cycles,
 				      f->run_table ? &f->run_table->u : NULL);

@@ -162,33 +162,11 @@ static int wc_put_counters(struct sk_buff *skb, int type, const u64 *cnt)
 	return wc_put_u64s(skb, type, cnt, WORMCAST_CNT_MAX, WORMCAST_CNT_PAD);
 }
 
-/* Glue counters plus the engine's per-node counters. */
-static void wc_node_counters(struct wc_fabric *f, u32 n, u64 *cnt)
-{
-	struct wc_node_stats ns;
-
-	wc_node_read_counters(&f->nodes[n], cnt);
-	wc_fabric_node_stats(f, n, &ns);
-	cnt[WORMCAST_CNT_WORMS_INJECTED] = ns.worms_injected;
-	cnt[WORMCAST_CNT_FLITS_INJECTED] = ns.flits_injected;
-	cnt[WORMCAST_CNT_WORMS_CONSUMED] = ns.worms_consumed;
-	cnt[WORMCAST_CNT_FLITS_CONSUMED] = ns.flits_consumed;
-}
-
 static int wc_put_fabric_counters(struct sk_buff *skb, struct wc_fabric *f)
 {
 	u64 cnt[WORMCAST_CNT_MAX + 1];
-	struct wc_node_stats ns;
-	u32 n;
 
-	wc_fabric_read_counters(f, cnt);
-	for (n = 0; n < f->nnodes; n++) {
-		wc_fabric_node_stats(f, n, &ns);
-		cnt[WORMCAST_CNT_WORMS_INJECTED] += ns.worms_injected;
-		cnt[WORMCAST_CNT_FLITS_INJECTED] += ns.flits_injected;
-		cnt[WORMCAST_CNT_WORMS_CONSUMED] += ns.worms_consumed;
-		cnt[WORMCAST_CNT_FLITS_CONSUMED] += ns.flits_consumed;
-	}
+	wc_fabric_counters(f, cnt);
 	return wc_put_counters(skb, WORMCAST_A_COUNTERS, cnt);
 }
 

@@ -35,5 +35,6 @@ module_exit(wc_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("wormcast: emulated multicast wormhole-switched interconnect");
+MODULE_VERSION(WC_DRV_VERSION);
 MODULE_ALIAS_RTNL_LINK(WORMCAST_KIND);
 MODULE_ALIAS_GENL_FAMILY(WORMCAST_GENL_NAME);

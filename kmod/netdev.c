@@ -74,6 +74,7 @@ void wc_fabric_dev_setup(struct net_device *dev)
 {
 	ether_setup(dev);
 	dev->netdev_ops = &wc_fabric_netdev_ops;
+	dev->ethtool_ops = &wc_ethtool_ops;
 	dev->needs_free_netdev = true;
 	/* it carries no frames: no ARP, no broadcast, no multicast */
 	dev->flags |= IFF_NOARP;
@@ -122,7 +123,14 @@ static void wc_node_uninit(struct net_device *dev)
 
 static netdev_tx_t wc_node_xmit(struct sk_buff *skb, struct net_device *dev)
 {
-	return wc_fabric_xmit(wc_priv(dev)->node, skb);
+	struct wc_node *node = wc_priv(dev)->node;
+
+	/* The TX hardware timestamp comes when the worm is injected. */
+	if (unlikely(skb_shinfo(skb)->tx_flags & SKBTX_HW_TSTAMP) &&
+	    READ_ONCE(node->ts_tx))
+		skb_shinfo(skb)->tx_flags |= SKBTX_IN_PROGRESS;
+	skb_tx_timestamp(skb);
+	return wc_fabric_xmit(node, skb);
 }
 
 /*
@@ -169,6 +177,7 @@ static const struct net_device_ops wc_node_netdev_ops = {
 	.ndo_set_rx_mode = wc_node_set_rx_mode,
 	.ndo_get_stats64 = wc_dev_get_stats64,
 	.ndo_validate_addr = eth_validate_addr,
+	.ndo_eth_ioctl = wc_node_eth_ioctl,
 };
 
 #define WC_NODE_FEATURES (NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_HIGHDMA | \
@@ -178,6 +187,7 @@ void wc_node_dev_setup(struct net_device *dev)
 {
 	ether_setup(dev);
 	dev->netdev_ops = &wc_node_netdev_ops;
+	dev->ethtool_ops = &wc_ethtool_ops;
 	dev->needs_free_netdev = true;
 	dev->priv_flags &= ~IFF_TX_SKB_SHARING;
 	dev->features |= WC_NODE_FEATURES;

@@ -58,6 +58,13 @@
 #define WC_ENGINE_BACKLOG	2	/* messages queued in the engine per node */
 #define WC_POLL_CYCLES		4096	/* engine cycles per run in a poll */
 #define WC_POLL_RUNS		8	/* engine runs per poll before yielding */
+#define WC_DRV_VERSION		"0.1"	/* ethtool -i, modinfo */
+/*
+ * Fabric time in virtual-time mode (cycle_ns 0): nanoseconds per cycle,
+ * from an epoch of 1 s at cycle 0 (the core reports no zero timestamp).
+ */
+#define WC_VIRTUAL_CYCLE_NS	1
+#define WC_VIRTUAL_EPOCH_NS	1000000000ull
 
 /*
  * The xmit path writes few counters; they get a small array of their own
@@ -158,6 +165,9 @@ struct wc_node {
 	struct wc_tx_counters tx_cnt;	/* under txq.lock */
 	struct wc_counters napi_cnt;	/* NAPI poll only */
 	atomic64_t rxf_fallbacks;	/* index updates that failed */
+	/* hardware timestamping (SIOCSHWTSTAMP): RTNL writes, READ_ONCE */
+	bool ts_tx;			/* HWTSTAMP_TX_ON */
+	bool ts_rx;			/* HWTSTAMP_FILTER_ALL */
 };
 
 struct wc_fabric {
@@ -181,6 +191,14 @@ struct wc_fabric {
 	struct napi_struct napi;
 	struct hrtimer pace_timer;	/* paced mode: next cycle is due */
 	u64 pace_last_ns;		/* wall time of the last cycle run */
+	/*
+	 * Fabric time of the cycles the engine runs (timestamps, engine
+	 * lock): cycle ts_cycle began at CLOCK_MONOTONIC ts_mono_ns in
+	 * paced mode (ts_cycle_ns > 0); virtual time otherwise.
+	 */
+	u32 ts_cycle_ns;
+	u64 ts_cycle;
+	u64 ts_mono_ns;
 
 	u32 mcast;			/* enum wormcast_mcast_scheme; RTNL
 					 * writes, the poll reads (READ_ONCE)
@@ -221,6 +239,7 @@ struct wc_priv {
 struct wc_skb_cb {
 	u32 src;			/* sending node */
 	u32 dst;			/* destination node */
+	ktime_t hwtstamp;		/* RX hardware timestamp, 0: none */
 };
 
 static inline struct wc_skb_cb *wc_cb(struct sk_buff *skb)
@@ -266,6 +285,10 @@ void wc_fabric_dev_setup(struct net_device *dev);
 void wc_node_dev_setup(struct net_device *dev);
 void wc_dev_attach(struct net_device *dev);
 
+/* ethtool.c */
+extern const struct ethtool_ops wc_ethtool_ops;
+int wc_node_eth_ioctl(struct net_device *dev, struct ifreq *ifr, int cmd);
+
 /* fabric.c */
 struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
 				  const struct wc_engine_params *params,
@@ -279,6 +302,8 @@ netdev_tx_t wc_fabric_xmit(struct wc_node *node, struct sk_buff *skb);
 void wc_node_purge(struct wc_node *node);
 void wc_node_read_counters(const struct wc_node *node, u64 *cnt);
 void wc_fabric_read_counters(struct wc_fabric *f, u64 *cnt);
+void wc_node_counters(struct wc_fabric *f, u32 n, u64 *cnt);
+void wc_fabric_counters(struct wc_fabric *f, u64 *cnt);
 void wc_fabric_set_cycle_ns(struct wc_fabric *f, u32 cycle_ns);
 int wc_fabric_set_watchdog(struct wc_fabric *f, u32 watchdog,
 			   const char **why);

@@ -6,7 +6,7 @@ set -eu
 KVER_PKGS="linux-headers-amd64 linux-image-amd64 linux-source-6.1"
 PKGS="build-essential pkg-config $KVER_PKGS qemu-system-x86 busybox-static
 kmod cpio xz-utils libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libmnl-dev
-iproute2 iputils-ping socat iperf gnuplot-nox flex bison bc libelf-dev
+iproute2 iputils-ping ethtool socat iperf gnuplot-nox flex bison bc libelf-dev
 libssl-dev sparse python3 python3-docutils python3-yaml perl jq rsync
 clang libclang-rt-14-dev
 dkms dpkg-dev systemd man-db groff-base bsdextrautils binutils"

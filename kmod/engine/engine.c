@@ -528,6 +528,8 @@ static int worm_start(struct wc_engine *e, u32 s, struct wc_chan *c)
 	e->ring[(c - e->chan) * e->p.buf_flits] = (u32)(e->now + e->p.startup);
 	e->nstats[s].worms_injected++;
 	e->nstats[s].flits_injected += c->total;
+	if (e->ops->injected)
+		e->ops->injected(e->priv, m, s, e->now);
 	return 1;
 }
 

@@ -197,6 +197,13 @@ struct wc_engine_ops {
 	void (*route_error)(void *priv, struct wc_msg *m, u32 node, int err);
 	/* The watchdog fired; the dump is available from wc_engine_dump_waits(). */
 	void (*deadlock)(void *priv, u64 cycle);
+	/*
+	 * Optional: a worm of @m took an injection channel of its source
+	 * @node at @cycle (its header flit enters it startup cycles later).
+	 * Called once per worm, in order: the first call is the message's
+	 * first injection.
+	 */
+	void (*injected)(void *priv, struct wc_msg *m, u32 node, u64 cycle);
 };
 
 struct wc_node_stats {

@@ -5,8 +5,8 @@
 
 #include <linux/wormcast.h>
 
-/* Indexed by enum wormcast_counter; NULL for UNSPEC and PAD. */
-extern const char *const wc_counter_names[__WORMCAST_CNT_MAX];
+/* wc_counter_names[], shared with the kernel's ethtool -S */
+#include "counter_names.h"
 
 /* Indexed by enum wormcast_engine_stat; NULL for UNSPEC and PAD. */
 extern const char *const wc_engine_stat_names[__WORMCAST_ENG_MAX];
