@@ -35,7 +35,9 @@
 #     sink=read, socat readers, shows that).  The figure is the datagrams a
 #     member's device received per second, the median over the members
 #     (all members of a run get about the same number: the sender's rate
-#     is the group's).  Runs interleaved as in (b).  Issue 8's targets:
+#     is the group's).  One fabric switches between dstm-1 and unicast
+#     (wormctl fabric set; the DSTM table stays installed), beside the
+#     bridge; the three run in turn, run after run.  Issue 8's targets:
 #     dstm-1 >= the bridge and >= 2x unicast at 63 members.
 # (rtnl) how long "ip link add" and "ip link del" of a fabric hold RTNL
 #     (16x16, and 32x32: the max_userns_nodes default), beside as many
@@ -468,6 +470,7 @@ bench_mem() {
 MC_FAB=wcmc		# nodes wcmcn0..wcmcn63, node N in namespace wcmc-N
 MC_BR_NS=wcmc-br	# the bridge's namespace; veth peers in wcmc-vN
 MC_GROUP=239.1.1.1
+MC_PATHS="dstm-1 unicast bridge"	# the fabric under two schemes, and the bridge
 MC_PORT=5100
 MC_PIDS=""
 
@@ -600,39 +603,45 @@ mc_run() {
 }
 
 bench_mcast() {
-	for path in dstm-1 unicast bridge; do
-		mcast_teardown
-		case $path in
-		bridge) mc_bridge || die "cannot set up the bridge" ;;
-		*) mc_fabric "$path" || die "cannot set up the 8x8 torus under $path" ;;
-		esac
-		for m in $MCAST_MEMBERS; do
-			members=$(seq 1 "$m")
+	mcast_teardown
+	mc_fabric dstm-1 || die "cannot set up the 8x8 torus under dstm-1"
+	mc_bridge || die "cannot set up the bridge"
+	for m in $MCAST_MEMBERS; do
+		members=$(seq 1 "$m")
+		for path in dstm-1 bridge; do
 			mc_join $members
-			sleep 2	# IGMP reports, snooping
-			for bytes in $MCAST_BYTES; do
+		done
+		sleep 2	# IGMP reports, snooping
+		for bytes in $MCAST_BYTES; do
+			for path in $MC_PATHS; do
 				: >"$TMPD/mc.$path.$m.$bytes"
-				for run in $(seq "$RUNS"); do
+			done
+			# the three side by side, run after run: drift hits all alike
+			for run in $(seq "$RUNS"); do
+				for path in $MC_PATHS; do
+					[ "$path" = bridge ] ||
+						wormctl fabric set "$MC_FAB" multicast "$path" ||
+						die "cannot switch $MC_FAB to $path"
 					mc_run $members
 					echo "$rate" >>"$TMPD/mc.$path.$m.$bytes"
 					note "$path, $m members, $bytes B, run $run: $rate datagrams/s per member"
 				done
+			done
+			for path in $MC_PATHS; do
 				echo "vm.mcast.$(echo "$path" | tr -d -).${m}members.${bytes}B: $(median <"$TMPD/mc.$path.$m.$bytes") datagrams/s per member"
 			done
-			for p in $MC_PIDS; do
-				case $(cat /proc/"$p"/comm 2>/dev/null) in
-				socat | python3) kill "$p" ;;
-				esac
-			done
 		done
-		if [ "$path" != bridge ]; then
-			wormctl stats "$MC_FAB" >"$TMPD/mc.stats" 2>&1 &&
-				note "$path: $(awk '/^total:/ { t = 1; next } /^[a-z]/ { t = 0 }
-					t && ($1 == "tx_frames:" || $1 == "worms_injected:" ||
-					$1 == "table_fallback:" || $1 ~ /^drop_/) && $2 > 0 {
-						printf "%s %s ", $1, $2 }' "$TMPD/mc.stats")"
-		fi
+		for p in $MC_PIDS; do
+			case $(cat /proc/"$p"/comm 2>/dev/null) in
+			socat | python3) kill "$p" ;;
+			esac
+		done
 	done
+	wormctl stats "$MC_FAB" >"$TMPD/mc.stats" 2>&1 &&
+		note "fabric totals: $(awk '/^total:/ { t = 1; next } /^[a-z]/ { t = 0 }
+			t && ($1 == "tx_frames:" || $1 == "worms_injected:" ||
+			$1 == "table_fallback:" || $1 ~ /^drop_/) && $2 > 0 {
+				printf "%s %s ", $1, $2 }' "$TMPD/mc.stats")"
 	mcast_teardown
 	for m in $MCAST_MEMBERS; do
 		for bytes in $MCAST_BYTES; do
