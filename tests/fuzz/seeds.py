@@ -187,3 +187,19 @@ for i in range(3):
     seeds.append(bytes([rng.randrange(7), 1, n] +
                        [rng.randrange(256) for _ in range(n)]))
 write("trees", seeds)
+
+# ---------------------------------------------------------------- labels
+# fuzz_labels: topology byte, mode byte (bit 0: raw), then the table (raw:
+# a length byte and the bytes) or scheme, start node and walk steps.
+seeds = []
+for topo in range(6):
+    for start in (0, 3):
+        seeds.append(bytes([topo, 0, rng.randrange(4), start] +
+                           [rng.randrange(4) for _ in range(32)]))
+# raw: the snake of the 3x3 mesh (topology 0) under hamiltonian (5), and a
+# swapped pair
+snake = [0, 1, 2, 5, 4, 3, 6, 7, 8]
+for labels in (snake, [1, 0] + snake[2:]):
+    body = struct.pack("=4I", 5, 9, 0, 0) + struct.pack("=9I", *labels)
+    seeds.append(bytes([0, 1, len(body)]) + body)
+write("labels", seeds)
