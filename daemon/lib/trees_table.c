@@ -283,7 +283,7 @@ int wc_trees_table_info(u32 scheme, const struct wc_topo *t,
 		return fail(why, "scheme unicast needs no table");
 	case WORMCAST_MCAST_SPAM:
 		if (t->nports > WC_TREE_MAX_PORTS)
-			return fail(why, "tree multicast needs routers of at most 4 ports");
+			return fail(why, "tree multicast needs routers of at most 8 ports");
 		ntrees = 1;
 		err = wc_sptree_bfs(&trees[0], t, wc_topo_center(t));
 		break;

@@ -18,7 +18,12 @@
 
 #include "compat.h"
 
-#define WC_TREE_MAX_PORTS	4	/* O_1..O_4 */
+/*
+ * The paper's O_1..O_4 cover a 2-D torus router; we keep one O bit per
+ * port up to 8 (3-D meshes and tori, hypercubes to dimension 8, star
+ * graphs to n = 9).
+ */
+#define WC_TREE_MAX_PORTS	8
 #define WC_TREE_NO_PORT		0xff
 #define WC_TREE_LOCAL		0xfe	/* wc_tree_route(): consume here */
 #define WC_TREE_NONE		U32_MAX

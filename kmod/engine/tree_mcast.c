@@ -42,7 +42,7 @@ int wc_tree_scheme_check(u32 scheme, const struct wc_topo *t,
 		return refuse(why, "unknown multicast scheme");
 	if (t->nports > WC_TREE_MAX_PORTS)
 		return refuse(why,
-			      "tree schemes need routers of at most 4 ports (1-D or 2-D mesh or torus, hypercube of dimension 4 or less)");
+			      "tree schemes need routers of at most 8 ports (meshes and tori, hypercubes to dimension 8, star graphs to n = 9)");
 	if (t->nnodes < 2 || t->nnodes > WC_TH_MAX_NODES)
 		return refuse(why, "tree schemes need 2 to 2^20 nodes");
 	if ((scheme == WORMCAST_MCAST_DSTM1 ||
@@ -479,7 +479,7 @@ static int tree_check(const struct wc_topo *t, const struct wc_engine_params *p,
 		      const char **why)
 {
 	if (t->nports > WC_TREE_MAX_PORTS)
-		return refuse(why, "tree schemes need routers of at most 4 ports");
+		return refuse(why, "tree schemes need routers of at most 8 ports");
 	if (t->nnodes > WC_TH_MAX_NODES)
 		return refuse(why, "tree schemes need at most 2^20 nodes");
 	return 0;

@@ -30,9 +30,9 @@
  * tree where the path is shorter (DSTM; ties go to tree 0), in the tree
  * under SPAM.  A multicast takes one tree at random (DSTM, section 3.2.1).
  *
- * Limits: trees on routers of at most WC_TREE_MAX_PORTS ports (2-D mesh
- * and torus, 1-D, hypercubes up to dimension 4), at most WC_TH_MAX_NODES
- * nodes.
+ * Limits: trees on routers of at most WC_TREE_MAX_PORTS (8) ports (meshes
+ * and tori of 1 to 3 dimensions, hypercubes up to dimension 8, star graphs
+ * up to n = 9), at most WC_TH_MAX_NODES nodes.
  */
 #ifndef WC_TREE_MCAST_H
 #define WC_TREE_MCAST_H
@@ -45,10 +45,11 @@
 #define WC_TH_NODE_BITS		20
 #define WC_TH_MAX_NODES		BIT(WC_TH_NODE_BITS)
 #define WC_TH_NODE_MASK		(WC_TH_MAX_NODES - 1)
-#define WC_TH_O_SHIFT		20	/* 4 bits: O_1..O_4 */
-#define WC_TH_C			BIT(24)
-#define WC_TH_S			BIT(25)
-#define WC_TH_T			BIT(26)	/* tree 1 (else tree 0) */
+#define WC_TH_O_SHIFT		20	/* WC_TREE_MAX_PORTS bits: O_1..O_8 */
+#define WC_TH_O_MASK		(BIT(WC_TREE_MAX_PORTS) - 1)
+#define WC_TH_C			BIT(28)
+#define WC_TH_S			BIT(29)
+#define WC_TH_T			BIT(30)	/* tree 1 (else tree 0) */
 
 static inline u32 wc_th_node(u32 w)
 {
@@ -57,7 +58,7 @@ static inline u32 wc_th_node(u32 w)
 
 static inline u32 wc_th_out(u32 w)
 {
-	return (w >> WC_TH_O_SHIFT) & 0xf;
+	return (w >> WC_TH_O_SHIFT) & WC_TH_O_MASK;
 }
 
 static inline u32 wc_th_tree(u32 w)

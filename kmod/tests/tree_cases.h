@@ -226,11 +226,14 @@ static void case_tree_tables_good(CASE_CTX *ctx)
 		case_tables_free(ct);
 	}
 	{
-		static const struct { u32 kind, ndims, dims[2]; } spam[] = {
+		static const struct { u32 kind, ndims, dims[3]; } spam[] = {
 			{ WC_TOPO_MESH, 2, { 4, 4 } },
 			{ WC_TOPO_MESH, 1, { 7 } },
 			{ WC_TOPO_TORUS, 2, { 5, 3 } },
 			{ WC_TOPO_HYPERCUBE, 1, { 4 } },
+			{ WC_TOPO_TORUS, 3, { 3, 3, 3 } },	/* 6 ports */
+			{ WC_TOPO_HYPERCUBE, 1, { 8 } },	/* 8 ports */
+			{ WC_TOPO_STAR, 1, { 5 } },		/* 4 ports */
 		};
 
 		for (i = 0; i < ARRAY_SIZE(spam); i++) {
@@ -352,15 +355,15 @@ static void case_tree_tables_bad(CASE_CTX *ctx)
 		case_tables_free(m);
 	}
 	{
-		u32 dims[3] = { 3, 3, 3 };
-		struct wc_topo t3;
+		u32 dims[1] = { WC_TREE_MAX_PORTS + 1 };
+		struct wc_topo q;
 
-		wc_topo_init(&t3, WC_TOPO_MESH, 3, dims, NULL);
+		wc_topo_init(&q, WC_TOPO_HYPERCUBE, 1, dims, NULL);
 		why = NULL;
-		CASE_CHECK(ctx, wc_tree_scheme_check(WORMCAST_MCAST_SPAM, &t3,
+		CASE_CHECK(ctx, wc_tree_scheme_check(WORMCAST_MCAST_SPAM, &q,
 						     NULL, &why) == -EINVAL &&
-			   case_has(why, "at most 4 ports"),
-			   "6-port routers refused for trees (%s)",
+			   case_has(why, "at most 8 ports"),
+			   "9-port routers refused for trees (%s)",
 			   why ?: "(none)");
 	}
 #undef BAD
@@ -822,6 +825,19 @@ static void case_tree_traffic(CASE_CTX *ctx)
 	sp = case_bfs_tables(ctx, WC_TOPO_TORUS, 2, dims, 0);
 	case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP, "spam 5x4 torus lock step");
 	case_tables_free(sp);
+	/* routers of more than the paper's 4 ports: O bits up to 8 */
+	{
+		u32 d3[3] = { 3, 3, 3 }, q[1] = { 6 };
+
+		sp = case_bfs_tables(ctx, WC_TOPO_TORUS, 3, d3, 13);
+		case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP,
+				     "spam 3x3x3 torus (6 ports) lock step");
+		case_tables_free(sp);
+		sp = case_bfs_tables(ctx, WC_TOPO_HYPERCUBE, 1, q, 0);
+		case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP,
+				     "spam Q6 (6 ports) lock step");
+		case_tables_free(sp);
+	}
 }
 
 #endif /* WC_TREE_CASES_H */

@@ -404,6 +404,9 @@ static void test_spam_other_topologies(void)
 		{ WC_TOPO_MESH, 1, { 6 } }, { WC_TOPO_TORUS, 1, { 9 } },
 		{ WC_TOPO_HYPERCUBE, 1, { 4 } }, { WC_TOPO_STAR, 1, { 5 } },
 		{ WC_TOPO_TORUS, 2, { 2, 3 } },
+		/* more ports than the paper's O_1..O_4 */
+		{ WC_TOPO_TORUS, 3, { 3, 3, 3 } }, { WC_TOPO_MESH, 3, { 4, 3, 2 } },
+		{ WC_TOPO_HYPERCUBE, 1, { 8 } }, { WC_TOPO_STAR, 1, { 6 } },
 	};
 	u32 i;
 
@@ -444,8 +447,7 @@ static void test_refusals(void)
 		{ WORMCAST_MCAST_DSTM2, WC_TOPO_TORUS, 1, { 8 }, "dstm-2 on a ring" },
 		{ WORMCAST_MCAST_DSTM1, WC_TOPO_TORUS, 3, { 3, 3, 3 }, "dstm-1 on a 3-D torus" },
 		{ WORMCAST_MCAST_RT, WC_TOPO_HYPERCUBE, 1, { 4 }, "rt on a hypercube" },
-		{ WORMCAST_MCAST_SPAM, WC_TOPO_HYPERCUBE, 1, { 5 }, "spam on Q5 (5 ports)" },
-		{ WORMCAST_MCAST_SPAM, WC_TOPO_TORUS, 3, { 3, 3, 3 }, "spam on a 3-D torus (6 ports)" },
+		{ WORMCAST_MCAST_SPAM, WC_TOPO_HYPERCUBE, 1, { 9 }, "spam on Q9 (9 ports)" },
 		{ WORMCAST_MCAST_UNICAST, WC_TOPO_TORUS, 2, { 4, 4 }, "unicast (no table)" },
 		{ WORMCAST_MCAST_MAX + 1, WC_TOPO_TORUS, 2, { 4, 4 }, "unknown scheme" },
 	};

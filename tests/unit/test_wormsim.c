@@ -809,7 +809,7 @@ static void test_multicast_args(void)
 		{ "--multicast", "dstm-1" },		/* 8x8 mesh */
 		{ "--multicast", "dstm-2", "--topology", "torus", "--dims", "4x4x4" },
 		{ "--multicast", "rt", "--topology", "torus", "--cons", "1" },
-		{ "--multicast", "spam", "--topology", "hypercube", "--dim", "6" },
+		{ "--multicast", "spam", "--topology", "hypercube", "--dim", "9" },
 		{ "--multicast", "spam", "--algo", "unicast-based" },
 		{ "--rt-pair", "best" },
 		{ "--multicast", "dstm-1", "--topology", "torus", "--rt-seed", "3" },
