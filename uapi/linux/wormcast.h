@@ -306,13 +306,13 @@ struct wormcast_labels {
  * device hands to packet sockets (tcpdump -i FABRIC), one per message,
  * once all its worms are finished.  On the fabric device a record follows
  * an Ethernet header of type WORMCAST_ETH_P_CAPTURE (IEEE 802 Local
- * Experimental Ethertype 1); files holding bare records use link type
+ * Experimental Ethertype 2); files holding bare records use link type
  * WORMCAST_LINKTYPE (LINKTYPE_USER0).  Every field is little-endian.
  * Layout: struct wormcast_cap_hdr, @ndsts struct wormcast_cap_dst (by
  * node), @nlinks struct wormcast_cap_link (in reservation order), then
  * the frame (@frame_len bytes) from byte @hdr_len on.
  */
-#define WORMCAST_ETH_P_CAPTURE		0x88b5
+#define WORMCAST_ETH_P_CAPTURE		0x88b6
 #define WORMCAST_LINKTYPE		147
 #define WORMCAST_CAP_VERSION		1
 #define WORMCAST_CAP_F_ABORTED		0x1	/* flushed: not every destination reached */
