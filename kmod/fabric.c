@@ -218,6 +218,8 @@ static void wc_op_msg_done(void *priv, struct wc_msg *m)
 	struct wc_fabric *f = priv;
 	struct sk_buff *skb = m->cookie;
 
+	if (unlikely(m->trace))
+		wc_capture_done(f, m, skb, f->flush_reason);
 	if (unlikely(f->flush_reason)) {
 		/* aborted by wc_engine_flush(): destinations not reached */
 		wc_count_napi(f, m->src, f->flush_reason, 1);
@@ -360,6 +362,7 @@ static void wc_submit(struct wc_fabric *f, struct wc_node *node,
 	}
 	if (!f->run_table && f->run_scheme != WORMCAST_MCAST_UNICAST)
 		wc_count_napi(f, node->id, WORMCAST_CNT_TABLE_FALLBACK, 1);
+	wc_capture_attach(f, m);
 	wc_engine_submit(f->engine, m);
 }
 
@@ -594,6 +597,7 @@ static int wc_poll(struct napi_struct *napi, int budget)
 		rcu_read_unlock();
 		spin_unlock(&f->engine_lock);
 
+		wc_capture_flush(f);
 		done += wc_deliver(f, budget - done);
 		more = more || !bitmap_empty(f->pending, f->nnodes);
 		if (!more || wait_ns)
@@ -705,6 +709,10 @@ struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
 	spin_lock_init(&f->engine_lock);
 	__skb_queue_head_init(&f->rxq);
 	atomic64_set(&f->fabric_dev_drops, 0);
+	__skb_queue_head_init(&f->capq);
+	atomic64_set(&f->cap_records, 0);
+	atomic64_set(&f->cap_bytes, 0);
+	atomic64_set(&f->cap_drops, 0);
 	hrtimer_init(&f->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	f->pace_timer.function = wc_pace_timer_fn;
 	for (n = 0; n < f->nnodes; n++) {
@@ -747,6 +755,7 @@ static void wc_fabric_release(struct kref *ref)
 	/* No device left: no xmit, no NAPI, no RCU reader of ours. */
 	for (n = 0; n < f->nnodes; n++)
 		wc_node_purge(&f->nodes[n]);
+	wc_capture_purge(f);
 	wc_mcindex_free(f->mc);
 	wc_engine_destroy(f->engine);
 	wc_table_put(f->run_table);	/* if wc_fabric_stop() never ran */
@@ -799,6 +808,7 @@ void wc_fabric_stop(struct wc_fabric *f)
 	wc_table_put(f->run_table);
 	f->run_table = NULL;
 	spin_unlock_bh(&f->engine_lock);
+	wc_capture_purge(f);
 	/* clones the last poll had no budget for: not delivered */
 	while ((skb = __skb_dequeue(&f->rxq))) {
 		wc_count_napi(f, wc_cb(skb)->src,

@@ -17,6 +17,10 @@ static void wc_dev_get_stats64(struct net_device *dev,
 
 	if (!p->node) {
 		st->tx_dropped = atomic64_read(&p->fabric->fabric_dev_drops);
+		/* capture records handed to packet sockets (capture.c) */
+		st->rx_packets = atomic64_read(&p->fabric->cap_records);
+		st->rx_bytes = atomic64_read(&p->fabric->cap_bytes);
+		st->rx_dropped = atomic64_read(&p->fabric->cap_drops);
 		return;
 	}
 	wc_node_read_counters(p->node, c);

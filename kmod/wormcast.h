@@ -224,6 +224,9 @@ struct wc_fabric {
 	unsigned long *pending;		/* bitmap: nodes with queued frames */
 	struct sk_buff_head rxq;	/* clones not yet delivered (NAPI) */
 	atomic64_t fabric_dev_drops;	/* frames sent on the fabric device */
+	/* capture records (capture.c): queued for the taps, counters */
+	struct sk_buff_head capq;
+	atomic64_t cap_records, cap_bytes, cap_drops;
 
 	u32 nnodes;
 	struct wc_node nodes[];
@@ -300,6 +303,13 @@ void wc_fabric_start(struct wc_fabric *f);
 void wc_fabric_stop(struct wc_fabric *f);
 netdev_tx_t wc_fabric_xmit(struct wc_node *node, struct sk_buff *skb);
 void wc_node_purge(struct wc_node *node);
+
+/* capture.c: records of messages for the fabric device's packet sockets */
+void wc_capture_attach(struct wc_fabric *f, struct wc_msg *m);
+void wc_capture_done(struct wc_fabric *f, struct wc_msg *m,
+		     struct sk_buff *skb, bool aborted);
+void wc_capture_flush(struct wc_fabric *f);
+void wc_capture_purge(struct wc_fabric *f);
 void wc_node_read_counters(const struct wc_node *node, u64 *cnt);
 void wc_fabric_read_counters(struct wc_fabric *f, u64 *cnt);
 void wc_node_counters(struct wc_fabric *f, u32 n, u64 *cnt);

@@ -9,7 +9,8 @@ kmod cpio xz-utils libnl-3-dev libnl-genl-3-dev libnl-route-3-dev libmnl-dev
 iproute2 iputils-ping ethtool socat iperf gnuplot-nox flex bison bc libelf-dev
 libssl-dev sparse python3 python3-docutils python3-yaml perl jq rsync
 clang libclang-rt-14-dev
-dkms dpkg-dev systemd man-db groff-base bsdextrautils binutils"
+dkms dpkg-dev systemd man-db groff-base bsdextrautils binutils
+tcpdump tshark"
 
 missing=""
 for p in $PKGS; do
@@ -25,6 +26,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+# tshark's wireshark-common asks whether non-root users may capture: no
+echo "wireshark-common wireshark-common/install-setuid boolean false" |
+	debconf-set-selections
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing </dev/null

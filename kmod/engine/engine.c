@@ -56,6 +56,8 @@ struct wc_worm {
 	struct wc_worm *prev_active;
 	struct wc_chan *first, *last;
 	u32 id;				/* creation order, for the dump */
+	u32 seq;			/* worm of its message, from 0 */
+	u64 t_inject;			/* cycle it took its injection channel */
 	u32 nwords;
 	u32 *words;			/* inline_words, or the message's hdr */
 	u32 inline_words[WC_WORM_MAX_WORDS];
@@ -501,6 +503,8 @@ static int worm_start(struct wc_engine *e, u32 s, struct wc_chan *c)
 	e->free_worms = w->next_free;
 	w->msg = m;
 	w->id = e->next_worm_id++;
+	w->seq = m->trace ? m->trace->nworms++ : 0;
+	w->t_inject = e->now;
 	w->first = NULL;
 	w->last = NULL;
 	w->nwords = min_t(u32, hdr.nwords, max_words);
@@ -588,11 +592,47 @@ static inline bool chan_can_take(struct wc_engine *e, struct wc_chan *c)
 	return c->phys == U32_MAX || e->phys_last[c->phys] != e->now;
 }
 
+/* Record consumption at @c->node in the message's trace. */
+static void trace_dst(struct wc_engine *e, struct wc_trace *t,
+		      const struct wc_chan *c)
+{
+	struct wc_trace_dst *d;
+
+	if (t->ndsts >= t->max_dsts) {
+		t->lost++;
+		return;
+	}
+	d = &t->dsts[t->ndsts++];
+	d->node = c->node;
+	d->worm = c->worm->seq;
+	d->inject = c->worm->t_inject;
+	d->consume = e->now;
+}
+
+/* Record the network channel @k that the worm of @c reserved. */
+static void trace_link(struct wc_engine *e, struct wc_trace *t,
+		       const struct wc_chan *k)
+{
+	struct wc_trace_link *l;
+
+	if (t->nlinks >= t->max_links) {
+		t->lost++;
+		return;
+	}
+	l = &t->links[t->nlinks++];
+	l->node = (u16)(k->phys / e->nports);
+	l->port = (u8)(k->phys % e->nports);
+	l->vc = k->vc;
+	l->worm = k->worm->seq;
+}
+
 static void deliver(struct wc_engine *e, struct wc_chan *c)
 {
 	struct wc_msg *m = c->worm->msg;
 	u64 lat = e->now - m->t_submit;
 
+	if (m->trace)
+		trace_dst(e, m->trace, c);
 	e->nstats[c->node].worms_consumed++;
 	e->stats.worms_done++;
 	e->stats.latency_sum += lat;
@@ -838,6 +878,8 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 		got[i] = find_free(e, c->node, &req.out[i]);
 		if (!got[i]) {
 			e->stats.blocked_cycles++;
+			if (w->msg->trace)
+				w->msg->trace->blocked++;
 			return;
 		}
 	}
@@ -858,6 +900,8 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 			k->node = c->node;
 		k->sibling = c->child;
 		c->child = (u32)(k - e->chan);
+		if (w->msg->trace && !o->consume)
+			trace_link(e, w->msg->trace, k);
 	}
 	c->routed = true;
 	e->last_progress = e->now;

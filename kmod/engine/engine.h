@@ -92,6 +92,11 @@ struct wc_msg {
 	 */
 	u32 *hdr;
 	u32 hdr_max;			/* words at @hdr */
+	/*
+	 * Optional trace, owned by the caller and alive until msg_done;
+	 * NULL (wc_msg_init()) costs nothing.  See struct wc_trace.
+	 */
+	struct wc_trace *trace;
 	/* engine private */
 	struct wc_msg *next;
 	u64 t_submit;
@@ -100,6 +105,36 @@ struct wc_msg {
 	bool planned;		/* every worm of the message has been created */
 	bool queued;		/* still in its source's queue */
 	u32 dstmap[];		/* bitmap of destination nodes */
+};
+
+/*
+ * What the engine records about a traced message (the capture device):
+ * the network channels its worms reserved, each destination's injection
+ * and consumption cycles, and the header-cycles it spent blocked.  The
+ * caller sizes the arrays; entries beyond them are counted in @lost.
+ */
+struct wc_trace_link {
+	u16 node;		/* router the channel leaves */
+	u8 port;		/* its output port */
+	u8 vc;
+	u32 worm;		/* worm of the message, from 0 */
+};
+
+struct wc_trace_dst {
+	u32 node;
+	u32 worm;
+	u64 inject;		/* cycle the worm took its injection channel */
+	u64 consume;		/* cycle its tail was consumed at @node */
+};
+
+struct wc_trace {
+	u32 max_links, nlinks;
+	u32 max_dsts, ndsts;
+	u32 nworms;		/* worms started */
+	u32 lost;		/* entries that did not fit */
+	u64 blocked;		/* header-cycles blocked on an output */
+	struct wc_trace_link *links;
+	struct wc_trace_dst *dsts;
 };
 
 struct wc_engine;

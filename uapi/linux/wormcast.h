@@ -301,4 +301,53 @@ struct wormcast_labels {
 	__u32 label[];			/* nnodes */
 };
 
+/*
+ * Capture records (Documentation/kernel.rst, "Capture"): what the fabric
+ * device hands to packet sockets (tcpdump -i FABRIC), one per message,
+ * once all its worms are finished.  On the fabric device a record follows
+ * an Ethernet header of type WORMCAST_ETH_P_CAPTURE (IEEE 802 Local
+ * Experimental Ethertype 2); files holding bare records use link type
+ * WORMCAST_LINKTYPE (LINKTYPE_USER0).  Every field is little-endian.
+ * Layout: struct wormcast_cap_hdr, @ndsts struct wormcast_cap_dst (by
+ * node), @nlinks struct wormcast_cap_link (in reservation order), then
+ * the frame (@frame_len bytes) from byte @hdr_len on.
+ */
+#define WORMCAST_ETH_P_CAPTURE		0x88b6
+#define WORMCAST_LINKTYPE		147
+#define WORMCAST_CAP_VERSION		1
+#define WORMCAST_CAP_F_ABORTED		0x1	/* flushed: not every destination reached */
+#define WORMCAST_CAP_F_TRUNCATED	0x2	/* links or destinations missing */
+#define WORMCAST_CAP_NO_WORM		0xFFFFFFFFu	/* destination not reached */
+
+struct wormcast_cap_hdr {
+	__u16 version;			/* WORMCAST_CAP_VERSION */
+	__u16 hdr_len;			/* bytes before the frame */
+	__u32 flags;			/* WORMCAST_CAP_F_* */
+	__u32 fabric;			/* fabric id (as in the MACs) */
+	__u32 src;			/* source node */
+	__u32 scheme;			/* enum wormcast_mcast_scheme */
+	__u32 table_gen;		/* generation of the tables; 0: built-in */
+	__u32 ndsts;
+	__u32 nlinks;
+	__u32 nworms;			/* worms the message was cut into */
+	__u32 frame_len;
+	__u64 submit;			/* cycle the message was submitted */
+	__u64 done;			/* cycle its last worm finished */
+	__u64 blocked;			/* header-cycles blocked on an output */
+};
+
+struct wormcast_cap_dst {
+	__u32 node;
+	__u32 worm;			/* worm that reached it, or WORMCAST_CAP_NO_WORM */
+	__u64 inject;			/* cycle that worm took its injection channel */
+	__u64 consume;			/* cycle its tail was consumed here */
+};
+
+struct wormcast_cap_link {
+	__u16 node;			/* router the channel leaves */
+	__u8 port;			/* output port (topology port numbering) */
+	__u8 vc;			/* virtual channel */
+	__u32 worm;			/* worm of the message, from 0 */
+};
+
 #endif /* _UAPI_LINUX_WORMCAST_H */
