@@ -35,7 +35,7 @@ parse"), never skipped:
                 wc_put_counters(skb, ATTR, wc_put_u64s(skb, ATTR,
   daemon        libnl policies (form above, libnl types), nla_get_T(tb[ATTR])
   wormctl       case ATTR: ... break; in a switch on mnl_attr_get_type()
-                (decoders attr_u32, attr_str, attr_u32_array,
+                (decoders attr_u32, attr_u64, attr_str, attr_u32_array,
                 attr_u64_nest, attr_bytes, decode_params, decode_*, a
                 length test against sizeof, or a flag set to true);
                 mnl_attr_put_T(nlh, ATTR, mnl_attr_nest_start(nlh, ATTR
@@ -1176,6 +1176,8 @@ def check_case(sp, cname, body, decoders, funcs):
                 return ['%s: decoded by %s (set %s), spec: %s %s'
                         % (where, fname, sname, t, a.get('nested-attributes', ''))]
             return []
+    if 'attr_u64(' in body:
+        return [] if compatible(t, 'u64') else ['%s: decoded as u64, spec: %s' % (where, t)]
     if 'attr_u32(' in body:
         return [] if compatible(t, 'u32') else ['%s: decoded as u32, spec: %s' % (where, t)]
     if 'attr_str(' in body:
