@@ -205,11 +205,12 @@ static bool help_or_skip_show(int *argc, char ***argv,
 
 /*
  * stats [ show ] DEV [ node N | total | --links ]; --links and the
- * options (-j, -p) may also come after the words.
+ * options (-j, -p) may also come after the words.  argv is not modified.
  */
 static int parse_stats(int argc, char **argv, struct wormctl_cmdline *c,
 		       char *err, size_t errlen)
 {
+	char *words[4];
 	uint32_t node;
 	int i, j = 0;
 
@@ -217,7 +218,7 @@ static int parse_stats(int argc, char **argv, struct wormctl_cmdline *c,
 	c->node = SHOW_ALL_NODES;
 	if (help_or_skip_show(&argc, &argv, c))
 		return 0;
-	/* take out --links and options, keeping the words in order */
+	/* the words in order, without --links and the options */
 	for (i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--links")) {
 			c->links = true;
@@ -231,9 +232,13 @@ static int parse_stats(int argc, char **argv, struct wormctl_cmdline *c,
 					    "stats: unexpected \"%s\"", argv[i]);
 			continue;
 		}
-		argv[j++] = argv[i];
+		if (j == 4)
+			return wc_fail(err, errlen,
+				    "stats: unexpected \"%s\"", argv[i]);
+		words[j++] = argv[i];
 	}
 	argc = j;
+	argv = words;
 	if (c->links && argc > 1)
 		return wc_fail(err, errlen,
 			    "stats: --links shows every link: no \"%s\"",
