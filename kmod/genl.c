@@ -317,6 +317,20 @@ static int wc_put_fabric_dev(struct sk_buff *skb, struct wc_fabric *f,
 			   wc_netnsid(net, f->dev));
 }
 
+/* What every message about @f starts with: id, device, topology, size. */
+static int wc_put_identity(struct sk_buff *skb, struct wc_fabric *f,
+			   struct net *net)
+{
+	if (nla_put_u32(skb, WORMCAST_A_FABRIC_ID, f->id) ||
+	    wc_put_fabric_dev(skb, f, net) ||
+	    nla_put_u32(skb, WORMCAST_A_TOPOLOGY, f->topo.kind) ||
+	    nla_put(skb, WORMCAST_A_DIMS, f->topo.ndims * sizeof(u32),
+		    f->topo.dims) ||
+	    nla_put_u32(skb, WORMCAST_A_NNODES, f->nnodes))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /*
  * Fill one message about @f.  Nodes from *@next_node on are added while
  * they fit; *@next_node is advanced past the last one added.  The fabric's
@@ -336,12 +350,7 @@ static int wc_fill(struct sk_buff *skb, struct wc_fabric *f, u32 portid,
 	hdr = genlmsg_put(skb, portid, seq, &wc_genl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, WORMCAST_A_FABRIC_ID, f->id) ||
-	    wc_put_fabric_dev(skb, f, net) ||
-	    nla_put_u32(skb, WORMCAST_A_TOPOLOGY, f->topo.kind) ||
-	    nla_put(skb, WORMCAST_A_DIMS, f->topo.ndims * sizeof(u32),
-		    f->topo.dims) ||
-	    nla_put_u32(skb, WORMCAST_A_NNODES, f->nnodes))
+	if (wc_put_identity(skb, f, net))
 		goto cancel;
 	if (what == WC_FILL_EVENT)
 		goto end;
@@ -636,13 +645,7 @@ static int wc_genl_links_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			  &wc_genl_family, NLM_F_MULTI, WORMCAST_CMD_LINKS_GET);
 	if (!hdr)
 		goto out;
-	if (nla_put_u32(skb, WORMCAST_A_FABRIC_ID, f->id) ||
-	    wc_put_fabric_dev(skb, f, net) ||
-	    nla_put_u32(skb, WORMCAST_A_TOPOLOGY, f->topo.kind) ||
-	    nla_put(skb, WORMCAST_A_DIMS, f->topo.ndims * sizeof(u32),
-		    f->topo.dims) ||
-	    nla_put_u32(skb, WORMCAST_A_NNODES, f->nnodes) ||
-	    (i == 0 && wc_put_engine(skb, f)))
+	if (wc_put_identity(skb, f, net) || (i == 0 && wc_put_engine(skb, f)))
 		goto cancel;
 	links = nla_nest_start(skb, WORMCAST_A_LINKS);
 	if (!links)
