@@ -159,6 +159,7 @@ vm: all
 check: deps
 	$(MAKE) all userspace
 	tests/run-tap.sh tests/vm/selftests-debug.sh $(UNIT_BINS) tests/docs.sh \
+		tests/heatmap.sh \
 		tests/packaging.sh tests/netlink-spec.py \
 		tests/kernel-lint.sh tests/fuzz/run.sh tests/vm/selftests.sh \
 		tests/kunit/run.sh
@@ -255,6 +256,7 @@ install-tools: tools man
 		install -D -m 0644 daemon/wormcastd.conf $(DESTDIR)/etc/wormcast/wormcastd.conf
 	install -D -m 0644 Documentation/tools.rst $(DESTDIR)$(PREFIX)/share/doc/wormcast/tools.rst
 	install -D -m 0755 $(WORMSIM) $(DESTDIR)$(PREFIX)/bin/wormsim
+	install -D -m 0755 tools/heatmap/wc-heatmap $(DESTDIR)$(PREFIX)/bin/wc-heatmap
 	install -D -m 0644 $(IP_PLUGIN) $(DESTDIR)$(IP_LIB_DIR)/link_wormcast.so
 	install -D -m 0644 uapi/linux/wormcast.h $(DESTDIR)$(PREFIX)/include/linux/wormcast.h
 	for m in $(MAN_PAGES); do \

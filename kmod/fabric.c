@@ -857,6 +857,15 @@ size_t wc_fabric_mem(const struct wc_fabric *f)
 	       wc_tables_mem(&f->tables);
 }
 
+void wc_fabric_link_stats(struct wc_fabric *f, u32 node, u32 port,
+			  u64 *busy, u64 *blocked)
+{
+	spin_lock_bh(&f->engine_lock);
+	*busy = wc_engine_channel_busy(f->engine, node, port);
+	*blocked = wc_engine_channel_blocked(f->engine, node, port);
+	spin_unlock_bh(&f->engine_lock);
+}
+
 void wc_fabric_node_stats(struct wc_fabric *f, u32 node,
 			  struct wc_node_stats *s)
 {

@@ -69,6 +69,8 @@ static const struct nla_policy wc_genl_policy[WORMCAST_A_MAX + 1] = {
 				    .len = WORMCAST_TABLE_CHUNK_MAX },
 	[WORMCAST_A_TABLES] = WC_READ_ONLY,
 	[WORMCAST_A_TABLE] = WC_READ_ONLY,
+	[WORMCAST_A_LINKS] = WC_READ_ONLY,
+	[WORMCAST_A_LINK] = WC_READ_ONLY,
 };
 
 static struct genl_family wc_genl_family;
@@ -315,6 +317,20 @@ static int wc_put_fabric_dev(struct sk_buff *skb, struct wc_fabric *f,
 			   wc_netnsid(net, f->dev));
 }
 
+/* What every message about @f starts with: id, device, topology, size. */
+static int wc_put_identity(struct sk_buff *skb, struct wc_fabric *f,
+			   struct net *net)
+{
+	if (nla_put_u32(skb, WORMCAST_A_FABRIC_ID, f->id) ||
+	    wc_put_fabric_dev(skb, f, net) ||
+	    nla_put_u32(skb, WORMCAST_A_TOPOLOGY, f->topo.kind) ||
+	    nla_put(skb, WORMCAST_A_DIMS, f->topo.ndims * sizeof(u32),
+		    f->topo.dims) ||
+	    nla_put_u32(skb, WORMCAST_A_NNODES, f->nnodes))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /*
  * Fill one message about @f.  Nodes from *@next_node on are added while
  * they fit; *@next_node is advanced past the last one added.  The fabric's
@@ -334,12 +350,7 @@ static int wc_fill(struct sk_buff *skb, struct wc_fabric *f, u32 portid,
 	hdr = genlmsg_put(skb, portid, seq, &wc_genl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, WORMCAST_A_FABRIC_ID, f->id) ||
-	    wc_put_fabric_dev(skb, f, net) ||
-	    nla_put_u32(skb, WORMCAST_A_TOPOLOGY, f->topo.kind) ||
-	    nla_put(skb, WORMCAST_A_DIMS, f->topo.ndims * sizeof(u32),
-		    f->topo.dims) ||
-	    nla_put_u32(skb, WORMCAST_A_NNODES, f->nnodes))
+	if (wc_put_identity(skb, f, net))
 		goto cancel;
 	if (what == WC_FILL_EVENT)
 		goto end;
@@ -562,6 +573,109 @@ static int wc_genl_stats_dump(struct sk_buff *skb,
 			      struct netlink_callback *cb)
 {
 	return wc_genl_dump_common(skb, cb, WC_FILL_STATS);
+}
+
+/* ------------------------------------------------------------ links */
+
+/* One WORMCAST_A_LINK nest: channel (@n, @port) to @peer. */
+static int wc_put_link(struct sk_buff *skb, struct wc_fabric *f, u32 n,
+		       u32 port, u32 peer)
+{
+	struct nlattr *nest;
+	u64 busy, blocked;
+
+	wc_fabric_link_stats(f, n, port, &busy, &blocked);
+	nest = nla_nest_start(skb, WORMCAST_A_LINK);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, WORMCAST_LINK_NODE, n) ||
+	    nla_put_u32(skb, WORMCAST_LINK_PORT, port) ||
+	    nla_put_u32(skb, WORMCAST_LINK_PEER, peer) ||
+	    nla_put_u64_64bit(skb, WORMCAST_LINK_BUSY, busy,
+			      WORMCAST_LINK_PAD) ||
+	    nla_put_u64_64bit(skb, WORMCAST_LINK_BLOCKED, blocked,
+			      WORMCAST_LINK_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * LINKS_GET dump of one fabric: every physical channel (node, port) that
+ * has a neighbour, in order, as many per message as fit; cb->args[0] is
+ * the next channel index (node * nports + port).  Each message repeats the
+ * fabric's identity; the first also carries the engine statistics (the
+ * cycles the counts are out of).
+ */
+static int wc_genl_links_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct net *net = sock_net(skb->sk);
+	struct nlattr *links;
+	struct wc_fabric *f;
+	u32 i, nch, peer, added = 0;
+	void *hdr;
+	int err = 0;
+
+	if (!info->attrs[WORMCAST_A_FABRIC_IFINDEX] &&
+	    !info->attrs[WORMCAST_A_FABRIC_NAME]) {
+		NL_SET_ERR_MSG(cb->extack, "fabric ifindex or name is required");
+		return -EINVAL;
+	}
+	rtnl_lock();
+	f = wc_genl_find(net, info->attrs, cb->extack);
+	if (IS_ERR(f)) {
+		err = PTR_ERR(f);
+		goto out;
+	}
+	if (!wc_is_owner(f, net)) {
+		NL_SET_ERR_MSG(cb->extack,
+			       "link statistics only from the fabric device's netns");
+		err = -EPERM;
+		goto out;
+	}
+	cb->seq = wc_fabrics_gen;
+	nch = f->nnodes * f->topo.nports;
+	i = cb->args[0];
+	if (i >= nch)
+		goto out;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &wc_genl_family, NLM_F_MULTI, WORMCAST_CMD_LINKS_GET);
+	if (!hdr)
+		goto out;
+	if (wc_put_identity(skb, f, net) || (i == 0 && wc_put_engine(skb, f)))
+		goto cancel;
+	links = nla_nest_start(skb, WORMCAST_A_LINKS);
+	if (!links)
+		goto cancel;
+	for (; i < nch; i++) {
+		peer = wc_topo_neighbor(&f->topo, i / f->topo.nports,
+					i % f->topo.nports);
+		if (peer == WC_NO_NODE)
+			continue;
+		if (wc_put_link(skb, f, i / f->topo.nports,
+				i % f->topo.nports, peer))
+			break;
+		added++;
+	}
+	if (!added && i < nch) {
+		/* not even one channel fits */
+		nla_nest_cancel(skb, links);
+		goto cancel;
+	}
+	nla_nest_end(skb, links);
+	genlmsg_end(skb, hdr);
+	nl_dump_check_consistent(cb, nlmsg_hdr(skb));
+	cb->args[0] = i;
+	goto out;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	err = skb->len ? 0 : -EMSGSIZE;
+out:
+	rtnl_unlock();
+	return err ? err : skb->len;
 }
 
 /* ------------------------------------------------------------ tables */
@@ -910,6 +1024,10 @@ static const struct genl_small_ops wc_genl_ops[] = {
 		.cmd = WORMCAST_CMD_TABLE_GET,
 		.doit = wc_genl_table_get,
 		.dumpit = wc_genl_table_dump,
+	},
+	{
+		.cmd = WORMCAST_CMD_LINKS_GET,
+		.dumpit = wc_genl_links_dump,
 	},
 };
 

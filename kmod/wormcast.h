@@ -319,6 +319,9 @@ int wc_fabric_set_watchdog(struct wc_fabric *f, u32 watchdog,
 			   const char **why);
 void wc_fabric_engine_stats(struct wc_fabric *f, struct wc_engine_stats *s);
 size_t wc_fabric_mem(const struct wc_fabric *f);
+/* Busy and blocked cycles of the physical channel (@node, @port). */
+void wc_fabric_link_stats(struct wc_fabric *f, u32 node, u32 port,
+			  u64 *busy, u64 *blocked);
 void wc_fabric_node_stats(struct wc_fabric *f, u32 node,
 			  struct wc_node_stats *s);
 void wc_fabric_tables_changed(struct wc_fabric *f);

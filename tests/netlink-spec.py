@@ -35,7 +35,7 @@ parse"), never skipped:
                 wc_put_counters(skb, ATTR, wc_put_u64s(skb, ATTR,
   daemon        libnl policies (form above, libnl types), nla_get_T(tb[ATTR])
   wormctl       case ATTR: ... break; in a switch on mnl_attr_get_type()
-                (decoders attr_u32, attr_str, attr_u32_array,
+                (decoders attr_u32, attr_u64, attr_str, attr_u32_array,
                 attr_u64_nest, attr_bytes, decode_params, decode_*, a
                 length test against sizeof, or a flag set to true);
                 mnl_attr_put_T(nlh, ATTR, mnl_attr_nest_start(nlh, ATTR
@@ -1176,6 +1176,8 @@ def check_case(sp, cname, body, decoders, funcs):
                 return ['%s: decoded by %s (set %s), spec: %s %s'
                         % (where, fname, sname, t, a.get('nested-attributes', ''))]
             return []
+    if 'attr_u64(' in body:
+        return [] if compatible(t, 'u64') else ['%s: decoded as u64, spec: %s' % (where, t)]
     if 'attr_u32(' in body:
         return [] if compatible(t, 'u32') else ['%s: decoded as u32, spec: %s' % (where, t)]
     if 'attr_str(' in body:
@@ -1381,6 +1383,11 @@ SPEC_MUTATIONS = [
     ('drop the notification of table-commit',
      lambda d: (_op(d, 'table-commit').pop('event'), _op(d, 'table-commit').pop('mcgrp'))),
     ('drop the dump of table-get', lambda d: _op(d, 'table-get').pop('dump')),
+    ('drop the dump of links-get', lambda d: _op(d, 'links-get').pop('dump')),
+    ('change a type: link busy u64 -> u32',
+     lambda d: _set_attr(d, 'link', 'busy', 'type', 'u32')),
+    ('reorder two link attributes (busy, blocked)',
+     lambda d: _swap(_attrs(d, 'link'), 4, 5)),
     ('drop an enum entry (table-kind trees)',
      lambda d: next(x for x in d['definitions'] if x['name'] == 'table-kind')['entries'].pop()),
     ('change a constant (no-port 255 -> 254)',
@@ -1426,6 +1433,9 @@ SOURCE_MUTATIONS = [
     ('a parameter paired with another link attribute', KPARAMS,
      '{ WORMCAST_PARAM_VCS, IFLA_WORMCAST_VCS, NLA_U32 }',
      '{ WORMCAST_PARAM_VCS, IFLA_WORMCAST_BUF_FLITS, NLA_U32 }'),
+    ('a link counter put with the wrong width', GENL,
+     'nla_put_u64_64bit(skb, WORMCAST_LINK_BUSY, busy,\n\t\t\t      WORMCAST_LINK_PAD)',
+     'nla_put_u32(skb, WORMCAST_LINK_BUSY, busy)'),
     ('an op losing its dumpit', GENL,
      '.doit = wc_genl_stats_get,\n\t\t.dumpit = wc_genl_stats_dump,', '.doit = wc_genl_stats_get,'),
 ]

@@ -144,7 +144,7 @@ else
 fi
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 missing=""
-for f in usr/sbin/wormctl usr/sbin/wormcastd usr/bin/wormsim \
+for f in usr/sbin/wormctl usr/sbin/wormcastd usr/bin/wormsim usr/bin/wc-heatmap \
 	usr/lib/ip/link_wormcast.so usr/include/linux/wormcast.h \
 	etc/systemd/system/wormcastd.service etc/wormcast/wormcastd.conf \
 	usr/share/man/man8/wormctl.8 usr/share/man/man8/wormcastd.8 \
@@ -205,7 +205,7 @@ check "completion: multicast schemes are the usage's ($want)" \
 	test "$(comp wormctl fabric set lo multicast '')" = "$want"
 check "completion: fabric set DEV words" \
 	test "$(comp wormctl fabric set lo '')" = "cycle_ns multicast watchdog "
-check "completion: stats DEV" test "$(comp wormctl stats lo '')" = "node total "
+check "completion: stats DEV" test "$(comp wormctl stats lo '')" = "--links node total "
 check "completion: devices (lo offered when no wormcast device answers)" \
 	sh -c "case '$(comp wormctl stats '')' in *lo*) exit 0;; esac; exit 1"
 check "completion: plan structures" \

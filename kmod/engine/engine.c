@@ -84,6 +84,7 @@ struct wc_engine {
 	u32 *ring;			/* nchan * buf_flits arrival cycles */
 	u64 *phys_last;			/* last cycle a flit crossed, per physical channel */
 	u64 *phys_busy;			/* cycles with a flit, per physical channel */
+	u64 *phys_blocked;		/* header-cycles refused, per physical channel */
 
 	struct wc_worm *worms;
 	struct wc_worm *free_worms;
@@ -229,6 +230,7 @@ struct wc_engine *wc_engine_create(const struct wc_topo *topo,
 	e->ring = wc_calloc((size_t)e->nchan * e->p.buf_flits, sizeof(*e->ring));
 	e->phys_last = wc_calloc(e->nphys, sizeof(*e->phys_last));
 	e->phys_busy = wc_calloc(e->nphys, sizeof(*e->phys_busy));
+	e->phys_blocked = wc_calloc(e->nphys, sizeof(*e->phys_blocked));
 	/*
 	 * Every live worm holds an injection or network channel (a
 	 * consumption channel is released no later than the channel that
@@ -242,7 +244,7 @@ struct wc_engine *wc_engine_create(const struct wc_topo *topo,
 	e->src_listed = wc_calloc(e->nnodes, sizeof(*e->src_listed));
 	e->nstats = wc_calloc(e->nnodes, sizeof(*e->nstats));
 	if (!e->nbr || !e->chan || !e->ring || !e->phys_last ||
-	    !e->phys_busy || !e->worms || !e->q_head || !e->q_tail ||
+	    !e->phys_busy || !e->phys_blocked || !e->worms || !e->q_head || !e->q_tail ||
 	    !e->backlog || !e->src_next || !e->src_listed || !e->nstats) {
 		wc_engine_destroy(e);
 		return NULL;
@@ -301,6 +303,7 @@ void wc_engine_destroy(struct wc_engine *e)
 	wc_free(e->ring);
 	wc_free(e->phys_last);
 	wc_free(e->phys_busy);
+	wc_free(e->phys_blocked);
 	wc_free(e->worms);
 	wc_free(e->q_head);
 	wc_free(e->q_tail);
@@ -816,6 +819,26 @@ static struct wc_chan *find_free(struct wc_engine *e, u32 node,
 }
 
 /*
+ * A header at @node was refused output @first of @req this cycle: charge
+ * one blocked cycle to the physical channel of every network output it
+ * cannot have now (@first and any later one), since it waits for all of
+ * them.  Consumption channels have no physical channel: not charged.
+ */
+static void blocked_on(struct wc_engine *e, u32 node,
+		       const struct wc_route_req *req, u32 first)
+{
+	u32 i;
+
+	for (i = first; i < req->nout; i++) {
+		const struct wc_route_out *o = &req->out[i];
+
+		if (o->consume || (i != first && find_free(e, node, o)))
+			continue;
+		e->phys_blocked[node * e->nports + o->port]++;
+	}
+}
+
+/*
  * Route the header waiting in the downstream buffer of @c, reserving all
  * requested outputs or none, and send the header flit into them.
  */
@@ -880,6 +903,7 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 			e->stats.blocked_cycles++;
 			if (w->msg->trace)
 				w->msg->trace->blocked++;
+			blocked_on(e, c->node, &req, i);
 			return;
 		}
 	}
@@ -1031,7 +1055,7 @@ size_t wc_engine_mem(const struct wc_engine *e)
 {
 	return sizeof(*e) +
 	       e->nphys * (sizeof(*e->nbr) + sizeof(*e->phys_last) +
-			   sizeof(*e->phys_busy)) +
+			   sizeof(*e->phys_busy) + sizeof(*e->phys_blocked)) +
 	       e->nchan * (sizeof(*e->chan) + e->p.buf_flits * sizeof(*e->ring)) +
 	       e->cons_base * sizeof(*e->worms) +
 	       e->nnodes * (sizeof(*e->q_head) + sizeof(*e->q_tail) +
@@ -1053,6 +1077,13 @@ u64 wc_engine_channel_busy(const struct wc_engine *e, u32 node, u32 port)
 	if (node >= e->nnodes || port >= e->nports)
 		return 0;
 	return e->phys_busy[node * e->nports + port];
+}
+
+u64 wc_engine_channel_blocked(const struct wc_engine *e, u32 node, u32 port)
+{
+	if (node >= e->nnodes || port >= e->nports)
+		return 0;
+	return e->phys_blocked[node * e->nports + port];
 }
 
 static const char *chan_name(const struct wc_engine *e,

@@ -322,6 +322,16 @@ void wc_engine_node_stats(const struct wc_engine *e, u32 node,
 			  struct wc_node_stats *s);
 /* Busy cycles of the physical channel (@node, @port), all VCs together. */
 u64 wc_engine_channel_busy(const struct wc_engine *e, u32 node, u32 port);
+/*
+ * Blocked cycles of the physical channel (@node, @port): header-cycles in
+ * which a routed header at @node (router_delay elapsed) asked for output
+ * @port and found none of its allowed VCs free, or the link already
+ * carrying a flit that cycle.  A header refused several network outputs at
+ * once (a multicast split) counts on each of them; one that waits only for
+ * a consumption channel counts on none.  So the sum over channels may
+ * differ from wc_engine_stats.blocked_cycles.
+ */
+u64 wc_engine_channel_blocked(const struct wc_engine *e, u32 node, u32 port);
 
 /*
  * Describe who holds and who waits for which channel, one line per blocked

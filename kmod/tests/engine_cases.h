@@ -275,7 +275,7 @@ static void case_contention(CASE_CTX *ctx)
 	struct wc_engine *e;
 	struct wc_msg *a, *b;
 	struct wc_topo t;
-	u32 dst = 3, bytes = 320, L;
+	u32 dst = 3, bytes = 320, L, v, port;
 
 	/*
 	 * Line 0-1-2-3.  A goes 0->3; B enters at node 1 two cycles later,
@@ -306,6 +306,16 @@ static void case_contention(CASE_CTX *ctx)
 		L);
 	CASE_EQ(ctx, st.blocked_cycles, L + 1,
 		"contention: the loser's header was blocked L+1 cycles");
+	/* ... all of them charged to the channel it waited for, 1->2. */
+	for (v = 0; v < t.nnodes; v++)
+		for (port = 0; port < t.nports; port++) {
+			bool want = v == 1 && wc_topo_neighbor(&t, v, port) == 2;
+
+			CASE_EQ(ctx, wc_engine_channel_blocked(e, v, port),
+				want ? L + 1 : 0,
+				"contention: blocked cycles of channel (%u, port %u)",
+				v, port);
+		}
 	wc_free(a);
 	wc_free(b);
 	wc_engine_destroy(e);
@@ -324,6 +334,12 @@ static void case_contention(CASE_CTX *ctx)
 		"consumption channel: first submitted first served");
 	CASE_EQ(ctx, case_latency(r, b, 1), 2 + L - 1 + (L - 1),
 		"consumption channel: the other waits L-1");
+	/* waiting for a consumption channel is charged to no link */
+	for (v = 0; v < t.nnodes; v++)
+		for (port = 0; port < t.nports; port++)
+			CASE_EQ(ctx, wc_engine_channel_blocked(e, v, port), 0,
+				"consumption channel: no link blocked (%u, port %u)",
+				v, port);
 	wc_free(a);
 	wc_free(b);
 	wc_engine_destroy(e);

@@ -106,6 +106,8 @@ static void check_round_trip(const struct wormctl_cmdline *c)
 		argv[argc++] = "stats";
 		argv[argc++] = "show";
 		argv[argc++] = (char *)c->dev;
+		if (c->links)
+			argv[argc++] = "--links";
 		if (c->node == SHOW_NO_NODES) {
 			argv[argc++] = "total";
 		} else if (c->node != SHOW_ALL_NODES) {
@@ -132,6 +134,7 @@ static void check_round_trip(const struct wormctl_cmdline *c)
 		   d.watchdog == c->watchdog &&
 		   d.set_multicast == c->set_multicast &&
 		   d.multicast == c->multicast && d.node == c->node &&
+		   d.links == c->links &&
 		   d.plan_argc == c->plan_argc,
 		   "canonical form parses differently");
 	for (i = 0; i < c->plan_argc; i++)

@@ -7,6 +7,8 @@
 # datagrams over d hops of a 4x4 torus are K worms done, K*d hops, K frames
 # sent by the source and received by the destination, and zero-load
 # latencies exactly as Eq. 1 of the path-based paper says at zero load.
+# "wormctl stats --links" shows those worms' busy cycles on exactly the
+# links of their path, and wc-heatmap draws them.
 # Then "wormctl table show": no table on a unicast fabric; under dstm-1
 # with wormcastd running, the table it commits, listed and decoded.
 . "$(dirname "$0")/lib.sh"
@@ -56,12 +58,14 @@ sleep 1
 bg nsx "n$DST" python3 "$UDP" recv --port 7000 --ready "$WC_TMP/ready" --out "$WC_TMP/got"
 wait_for 30 test -f "$WC_TMP/ready"
 before=$(wormctl -j stats wc)
+links_before=$(wormctl -j stats wc --links)
 # One datagram at a time, so that the fabric is at zero load.
 check "send $K datagrams node $SRC -> node $DST" \
 	nsx "n$SRC" python3 "$UDP" send --dst "$(ip4_of $DST)" --port 7000 \
 	--count $K --interval 0.05 --size 100
 sleep 1
 after=$(wormctl -j stats wc)
+links_after=$(wormctl -j stats wc --links)
 is "all $K datagrams received" "$(grep -c . "$WC_TMP/got")" $K
 
 delta() {
@@ -84,6 +88,44 @@ is "engine: no worm in flight when idle" \
 L=$((1 + (142 + 31) / 32 + 1))
 is "engine: latency_sum +K * (d * 2 + L - 1) (Eq. 1 at zero load, L = $L)" \
 	"$(delta latency_sum)" $((K * (HOPS * 2 + L - 1)))
+# Per link (wormctl stats --links, LINKS_GET): dimension order, ties +,
+# takes 0 -> 1 -> 2 (x), then 2 -> 6 -> 10 (y); each worm's L flits enter
+# each link of the path once, and nothing else moved.  At zero load no
+# header waited for a link.
+link_delta() {	# FIELD: "node->peer:delta" of every link that changed
+	jq -nc --argjson a "$links_after" --argjson b "$links_before" "
+		[\$a[0].links, \$b[0].links] | transpose |
+		map(select(.[0].$1 != .[1].$1) |
+		    \"\\(.[0].node)->\\(.[0].peer):\\(.[0].$1 - .[1].$1)\") | sort"
+}
+is "links: 64 directed links of the 4x4 torus, fabric identity and cycles" \
+	"$(echo "$links_after" | jq -c '.[0] | [.ifname, .topology, .dims, (.links | length),
+		([.links[] | [.node, .port]] | unique | length), (.cycles > 0)]')" \
+	'["wc","torus",[4,4],64,64,true]'
+is "links: busy +K*L exactly on the path 0->1->2->6->10, zero elsewhere" \
+	"$(link_delta busy)" \
+	"[\"0->1:$((K * L))\",\"1->2:$((K * L))\",\"2->6:$((K * L))\",\"6->10:$((K * L))\"]"
+is "links: no blocked cycle at zero load" "$(link_delta blocked)" "[]"
+is "links: the busy cycles add up to the engine's flit_hops" \
+	"$(echo "$links_after" | jq '[.[0].links[].busy] | add')" \
+	"$(echo "$after" | jq 'first(.. | objects | select(has("engine"))) | .engine.flit_hops')"
+check "wormctl stats --links (text): a line per link" sh -c \
+	'[ "$(wormctl stats wc --links | grep -Ec "^    link [0-9]+ port [0-3] -> [0-9]+ busy [0-9]+ blocked [0-9]+$")" = 64 ]'
+refuse "wormctl stats --links on a device that is no fabric" wormctl stats lo --links
+# The heatmap of the live dump (tools/heatmap/wc-heatmap), PNG and SVG.
+echo "$links_after" > "$WC_TMP/links.json"
+check "wc-heatmap renders the live dump" \
+	"$WC_ROOT/tools/heatmap/wc-heatmap" "$WC_TMP/links.json" "$WC_TMP/heat"
+is "wc-heatmap: PNG magic bytes" \
+	"$(head -c 8 "$WC_TMP/heat.png" | od -An -tx1 | tr -d ' \n')" 89504e470d0a1a0a
+check "wc-heatmap: SVG parses as XML" python3 -c \
+	'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$WC_TMP/heat.svg"
+is "wc-heatmap: a line per link, coloured where the dump has busy cycles" \
+	"$(awk '!/^#/ { n++ } !/^#/ && $5 > 0 { print $6 "->" $7 } END { print n }' \
+		"$WC_TMP/heat.dat" | sort | tr '\n' ' ')" \
+	"$(echo "$links_after" | jq -r '.[0].links | (.[] | select(.busy > 0) |
+		"\(.node)->\(.peer)"), length' | sort | tr '\n' ' ')"
+
 cyc=$(delta cycles)
 if [ "$cyc" -gt 0 ]; then
 	ok "engine: cycles advanced (+$cyc)"
@@ -103,6 +145,19 @@ is "per node: node $SRC tx_frames, node $DST rx_frames" \
 
 refuse "wormctl stats on a device that is no fabric" wormctl stats lo
 refuse "wormctl stats on a missing device" wormctl stats nosuchdev
+
+# A LINKS_GET dump over several messages: a 16x16 mesh has 960 links,
+# about 60 KB of attributes; every one arrives once, in channel order.
+if wc_add wcbig topology mesh dims 16x16 nodename 'wb%d'; then
+	is "links: a 16x16 mesh dumps its 960 links once each, in order" \
+		"$(wormctl -j stats wcbig --links | jq -c '.[0].links | [length,
+			(map([.node, .port]) | unique | length),
+			(map(.node * 4 + .port) == (map(.node * 4 + .port) | sort))]')" \
+		'[960,960,true]'
+	wc_del wcbig
+else
+	not_ok "create mesh 16x16"
+fi
 
 # Tables (Documentation/tools.rst, "table show"): none on a unicast fabric;
 # under dstm-1, the one wormcastd installs, listed and decoded.

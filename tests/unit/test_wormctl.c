@@ -362,6 +362,46 @@ static char *render(bool json, bool pretty, bool stats, int64_t node,
 	return cap_close(&c);
 }
 
+/* stats --links: text a line per channel, JSON the heatmap's format. */
+static void test_show_links(void)
+{
+	struct wc_fabric_info f;
+	struct wc_link_info *l;
+	struct capture c;
+	struct out o;
+	char *s;
+	int pass;
+
+	make_fabric(&f, "wc");
+	l = wc_fabric_add_link(&f);
+	l->node = 1;
+	l->port = 0;
+	l->peer = 2;
+	l->busy = 12;
+	l->blocked = 3;
+	for (pass = 0; pass < 2; pass++) {
+		cap_open(&c);
+		out_init(&o, c.fp, pass, false);
+		if (pass)
+			json_open_array(&o, NULL);
+		show_links(&o, &f);
+		if (pass)
+			json_close_array(&o);
+		s = cap_close(&c);
+		if (pass) {
+			ok(json_valid(s) &&
+			   strstr(s, "\"cycles\":2001,\"links\":[{\"node\":1,\"port\":0,\"peer\":2,\"busy\":12,\"blocked\":3}]}]") &&
+			   strstr(s, "\"dims\":[4,4]") && strstr(s, "\"topology\":\"torus\""),
+			   "stats --links JSON: identity, cycles, links (%s)", s);
+		} else {
+			ok(strstr(s, "link 1 port 0 -> 2 busy 12 blocked 3\n") != NULL,
+			   "stats --links text: a line per channel (%s)", s);
+		}
+		free(s);
+	}
+	wc_fabric_free(&f);
+}
+
 static void test_show(void)
 {
 	struct wc_fabric_info f;
@@ -597,6 +637,14 @@ static void test_args(void)
 	   "stats node: bad numbers refused");
 	ok(PARSE(&c, "stats") == -1 && strstr(err, "DEV"),
 	   "stats without DEV refused (%s)", err);
+	ok(PARSE(&c, "stats", "wc", "--links", "-j") == 0 && c.links &&
+	   c.opts.json && !strcmp(c.dev, "wc"), "stats wc --links -j");
+	ok(PARSE(&c, "stats", "--links", "wc") == 0 && c.links &&
+	   !strcmp(c.dev, "wc"), "stats --links wc");
+	ok(PARSE(&c, "stats", "wc", "--links", "node", "3") == -1 &&
+	   PARSE(&c, "stats", "wc", "-x") == -1 &&
+	   PARSE(&c, "stats", "wc", "--links", "-h") == -1,
+	   "stats --links: no node, no bad option");
 	ok(PARSE(&c, "stats", "wc", "total", "x") == -1,
 	   "stats trailing word refused");
 
@@ -1157,6 +1205,7 @@ int main(void)
 	test_escape();
 	test_writer();
 	test_show();
+	test_show_links();
 	test_names();
 	test_args();
 	test_table_decode();

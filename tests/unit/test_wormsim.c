@@ -764,6 +764,61 @@ static void test_sweep(void)
 	free(a);
 }
 
+/* --links-json: per-link busy and blocked cycles of the window. */
+static char *links_json(const struct sim_config *cfg, u32 jobs,
+			struct sim_sweep *sw)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (sim_sweep(cfg, jobs, sw))
+		return NULL;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	sim_print_links_json(f, cfg, sw);
+	fclose(f);
+	return buf;
+}
+
+static void test_links_json(void)
+{
+	struct sim_config cfg;
+	struct sim_sweep sw, sw2;
+	unsigned long long busy, blocked, sum = 0;
+	char err[512], *j1, *j2, *p;
+	u32 nlinks = 0;
+
+	PARSE(&cfg, err, "--topology", "mesh", "--dims", "3x3", "--load", "0.1",
+	      "--cycles", "2000", "--links-json", "x.json");
+	ok(cfg.links_json && !strcmp(cfg.links_json, "x.json"),
+	   "--links-json FILE parsed");
+	j1 = links_json(&cfg, 1, &sw);
+	j2 = links_json(&cfg, 2, &sw2);
+	ok(j1 && !strncmp(j1, "[{\"topology\":\"mesh\",\"dims\":[3,3],\"nodes\":9,"
+			  "\"load\":0.1,\"cycles\":2000,\"links\":[{\"node\":0,", 70),
+	   "links JSON: identity, load, window cycles (%.70s)", j1 ? j1 : "");
+	for (p = j1; p && (p = strstr(p, "\"busy\":")); p++) {
+		if (sscanf(p, "\"busy\":%llu,\"blocked\":%llu}", &busy,
+			   &blocked) != 2)
+			break;
+		sum += busy;
+		nlinks++;
+	}
+	ok(nlinks == 24, "links JSON: the 24 directed links of a 3x3 mesh (%u)",
+	   nlinks);
+	ok(sw.n == 1 && nlinks &&
+	   fabs((double)sum / 2000 / nlinks - sw.res[0].link_util_mean) < 1e-9,
+	   "links JSON: busy cycles add up to the mean link utilisation (%.4f)",
+	   sw.n ? sw.res[0].link_util_mean : 0);
+	ok(j1 && j2 && !strcmp(j1, j2), "links JSON identical with 1 and 2 workers");
+	free(j1);
+	free(j2);
+	sim_sweep_free(&sw);
+	sim_sweep_free(&sw2);
+}
+
 static void test_plot(void)
 {
 	struct sim_config cfg;
@@ -1015,6 +1070,7 @@ int main(void)
 	test_zero_load();
 	test_sweep();
 	test_plot();
+	test_links_json();
 	test_multicast_args();
 	test_multicast_runs();
 	return done_testing();

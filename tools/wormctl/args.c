@@ -16,7 +16,7 @@ const char wormctl_usage[] =
 	"COMMAND := { fabric [ show ] [ DEV ] |\n"
 	"             fabric set DEV { cycle_ns N | watchdog N |\n"
 	"                              multicast SCHEME } ... |\n"
-	"             stats DEV [ node N | total ] |\n"
+	"             stats DEV [ node N | total | --links ] |\n"
 	"             table [ show ] DEV |\n"
 	"             plan STRUCTURE ... |\n"
 	"             help }\n"
@@ -28,7 +28,8 @@ const char wormctl_usage[] =
 	"                cycle_ns (0 = virtual time), watchdog (cycles) and\n"
 	"                multicast (unicast, spam, dstm-1, dstm-2, rt,\n"
 	"                hamiltonian, dual-path, multipath, star-tree)\n"
-	"  stats         engine statistics and counters, in total and per node\n"
+	"  stats         engine statistics and counters, in total and per node;\n"
+	"                --links: busy and blocked cycles of every link\n"
 	"  table show    the routing tables installed on DEV's fabric, decoded\n"
 	"                (-v: every node's parent port in every tree)\n"
 	"  plan          offline: compute and show routing structures\n"
@@ -202,15 +203,46 @@ static bool help_or_skip_show(int *argc, char ***argv,
 	return false;
 }
 
+/*
+ * stats [ show ] DEV [ node N | total | --links ]; --links and the
+ * options (-j, -p) may also come after the words.  argv is not modified.
+ */
 static int parse_stats(int argc, char **argv, struct wormctl_cmdline *c,
 		       char *err, size_t errlen)
 {
+	char *words[4];
 	uint32_t node;
+	int i, j = 0;
 
 	c->cmd = WCMD_STATS;
 	c->node = SHOW_ALL_NODES;
 	if (help_or_skip_show(&argc, &argv, c))
 		return 0;
+	/* the words in order, without --links and the options */
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--links")) {
+			c->links = true;
+			continue;
+		}
+		if (argv[i][0] == '-' && argv[i][1] && j > 0) {
+			if (parse_option(argv[i], c, err, errlen))
+				return -1;
+			if (c->cmd != WCMD_STATS)
+				return wc_fail(err, errlen,
+					    "stats: unexpected \"%s\"", argv[i]);
+			continue;
+		}
+		if (j == 4)
+			return wc_fail(err, errlen,
+				    "stats: unexpected \"%s\"", argv[i]);
+		words[j++] = argv[i];
+	}
+	argc = j;
+	argv = words;
+	if (c->links && argc > 1)
+		return wc_fail(err, errlen,
+			    "stats: --links shows every link: no \"%s\"",
+			    argv[1]);
 	if (argc < 1)
 		return wc_fail(err, errlen, "stats: DEV is missing");
 	c->dev = argv[0];

@@ -29,6 +29,7 @@ struct wormctl_cmdline {
 	bool set_multicast;
 	uint32_t multicast;	/* enum wormcast_mcast_scheme */
 	int64_t node;		/* stats: SHOW_ALL_NODES, SHOW_NO_NODES or id */
+	bool links;		/* stats --links: per-channel busy/blocked cycles */
 	int plan_argc;		/* plan: the words after "plan" */
 	char **plan_argv;
 };

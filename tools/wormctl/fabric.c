@@ -138,6 +138,44 @@ static int decode_node(const struct nlattr *nest, struct wc_fabric_info *f)
 	return 0;
 }
 
+static bool attr_u64(const struct nlattr *a, uint64_t *v)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_U64) < 0)
+		return false;
+	*v = mnl_attr_get_u64(a);
+	return true;
+}
+
+/* One WORMCAST_A_LINK nest of WORMCAST_A_LINKS (LINKS_GET). */
+static int decode_link(const struct nlattr *nest, struct wc_fabric_info *f)
+{
+	struct wc_link_info *l = wc_fabric_add_link(f);
+	const struct nlattr *a;
+
+	if (!l)
+		return -ENOMEM;
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case WORMCAST_LINK_NODE:
+			attr_u32(a, &l->node);
+			break;
+		case WORMCAST_LINK_PORT:
+			attr_u32(a, &l->port);
+			break;
+		case WORMCAST_LINK_PEER:
+			attr_u32(a, &l->peer);
+			break;
+		case WORMCAST_LINK_BUSY:
+			attr_u64(a, &l->busy);
+			break;
+		case WORMCAST_LINK_BLOCKED:
+			attr_u64(a, &l->blocked);
+			break;
+		}
+	}
+	return 0;
+}
+
 /* One WORMCAST_A_TABLE nest of WORMCAST_A_TABLES: kind, generation, size. */
 static void decode_table(const struct nlattr *nest, struct wc_fabric_info *f)
 {
@@ -247,6 +285,12 @@ static int fabric_cb(const struct nlmsghdr *nlh, void *data)
 				if (mnl_attr_get_type(n) == WORMCAST_A_TABLE)
 					decode_table(n, f);
 			break;
+		case WORMCAST_A_LINKS:
+			mnl_attr_for_each_nested(n, a)
+				if (mnl_attr_get_type(n) == WORMCAST_A_LINK &&
+				    decode_link(n, f))
+					goto nomem;
+			break;
 		case WORMCAST_A_NODES_TRUNCATED:
 			f->nodes_truncated = true;
 			break;
@@ -352,7 +396,8 @@ int cmd_stats(const struct wormctl_cmdline *c)
 	struct out o;
 	int status = 0;
 
-	if (query(WORMCAST_CMD_STATS_GET, c->dev, &l, "stats"))
+	if (query(c->links ? WORMCAST_CMD_LINKS_GET : WORMCAST_CMD_STATS_GET,
+		  c->dev, &l, "stats"))
 		return 1;
 	if (l.n != 1) {
 		fprintf(stderr, "wormctl: stats: no answer for \"%s\"\n",
@@ -370,7 +415,10 @@ int cmd_stats(const struct wormctl_cmdline *c)
 	}
 	if (o.json)
 		json_open_array(&o, NULL);
-	show_stats(&o, &l.v[0], c->node);
+	if (c->links)
+		show_links(&o, &l.v[0]);
+	else
+		show_stats(&o, &l.v[0], c->node);
 	if (o.json)
 		json_close_array(&o);
 out:

@@ -38,6 +38,13 @@ struct wc_table_info {
 /* Tables listed per fabric; more than the uapi has kinds, for newer kernels. */
 #define WC_MAX_TABLES	8
 
+/* One physical channel of a LINKS_GET dump. */
+struct wc_link_info {
+	uint32_t node, port, peer;
+	uint64_t busy;			/* cycles with a flit */
+	uint64_t blocked;		/* header-cycles refused */
+};
+
 struct wc_fabric_info {
 	uint32_t ifindex;		/* fabric device */
 	char name[IFNAMSIZ];		/* "" if in another netns */
@@ -63,10 +70,15 @@ struct wc_fabric_info {
 	uint32_t nnode_info;		/* entries used in nodes[] */
 	uint32_t node_cap;
 	struct wc_node_info *nodes;
+	uint32_t nlinks;		/* entries used in links[] (LINKS_GET) */
+	uint32_t link_cap;
+	struct wc_link_info *links;
 };
 
 /* A new node entry at the end of f->nodes (zeroed), or NULL. */
 struct wc_node_info *wc_fabric_add_node(struct wc_fabric_info *f);
+/* A new link entry at the end of f->links (zeroed), or NULL. */
+struct wc_link_info *wc_fabric_add_link(struct wc_fabric_info *f);
 void wc_fabric_free(struct wc_fabric_info *f);
 bool wc_fabric_has_node(const struct wc_fabric_info *f, uint32_t id);
 
@@ -77,6 +89,14 @@ void show_fabric(struct out *o, const struct wc_fabric_info *f);
 #define SHOW_ALL_NODES	(-1)
 #define SHOW_NO_NODES	(-2)
 void show_stats(struct out *o, const struct wc_fabric_info *f, int64_t node);
+/*
+ * "stats DEV --links": per physical channel, busy and blocked cycles.
+ * JSON: one object with the fabric's identity, "cycles" and "links" (an
+ * array of {node, port, peer, busy, blocked}), the format wormsim's
+ * --links-json writes and tools/heatmap/wc-heatmap reads.  Text: a line
+ * per channel.
+ */
+void show_links(struct out *o, const struct wc_fabric_info *f);
 
 /*
  * table.c: a table's bytes put back together from the pieces of a

@@ -30,8 +30,30 @@ struct wc_node_info *wc_fabric_add_node(struct wc_fabric_info *f)
 	return n;
 }
 
+struct wc_link_info *wc_fabric_add_link(struct wc_fabric_info *f)
+{
+	struct wc_link_info *l;
+	uint32_t cap;
+
+	if (f->nlinks == f->link_cap) {
+		cap = f->link_cap ? 2 * f->link_cap : 64;
+		l = realloc(f->links, cap * sizeof(*l));
+		if (!l)
+			return NULL;
+		f->links = l;
+		f->link_cap = cap;
+	}
+	l = &f->links[f->nlinks++];
+	memset(l, 0, sizeof(*l));
+	return l;
+}
+
 void wc_fabric_free(struct wc_fabric_info *f)
 {
+	free(f->links);
+	f->links = NULL;
+	f->nlinks = 0;
+	f->link_cap = 0;
 	free(f->nodes);
 	f->nodes = NULL;
 	f->nnode_info = 0;
@@ -321,4 +343,41 @@ void show_stats(struct out *o, const struct wc_fabric_info *f, int64_t node)
 	}
 	if (o->json)
 		json_close_object(o);
+}
+
+void show_links(struct out *o, const struct wc_fabric_info *f)
+{
+	const struct wc_link_info *l;
+	uint32_t i;
+
+	if (o->json)
+		json_open_object(o, NULL);
+	show_head(o, f);
+	if (f->has_engine)
+		out_u64(o, "cycles", " cycles %" PRIu64,
+			f->eng[WORMCAST_ENG_CYCLES]);
+	if (o->json)
+		json_open_array(o, "links");
+	else
+		out_text(o, "\n");
+	for (i = 0; i < f->nlinks; i++) {
+		l = &f->links[i];
+		if (!o->json) {
+			fprintf(o->fp, "    link %u port %u -> %u busy %" PRIu64
+				" blocked %" PRIu64 "\n", l->node, l->port,
+				l->peer, l->busy, l->blocked);
+			continue;
+		}
+		json_open_object(o, NULL);
+		json_u64(o, "node", l->node);
+		json_u64(o, "port", l->port);
+		json_u64(o, "peer", l->peer);
+		json_u64(o, "busy", l->busy);
+		json_u64(o, "blocked", l->blocked);
+		json_close_object(o);
+	}
+	if (o->json) {
+		json_close_array(o);
+		json_close_object(o);
+	}
 }

@@ -76,6 +76,17 @@ int main(int argc, char **argv)
 			status = 1;
 		}
 	}
+	if (cfg.links_json) {
+		FILE *lj = strcmp(cfg.links_json, "-") ?
+			   fopen(cfg.links_json, "w") : stdout;
+
+		if (lj)
+			sim_print_links_json(lj, &cfg, &sw);
+		if (!lj || (lj != stdout ? fclose(lj) : fflush(lj))) {
+			fprintf(stderr, "wormsim: %s: %m\n", cfg.links_json);
+			status = 1;
+		}
+	}
 	if (cfg.plot_prefix) {
 		ret = sim_plot(cfg.plot_prefix, &cfg, &sw, err, sizeof(err));
 		/* a missing gnuplot is only a warning: the data are written */

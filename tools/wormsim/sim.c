@@ -245,7 +245,7 @@ enum {
 	OPT_DSTS, OPT_ALGO, OPT_SEED, OPT_CYCLES, OPT_WARMUP, OPT_DRAIN,
 	OPT_CSV, OPT_SWEEP, OPT_PLOT, OPT_JSON, OPT_JOBS, OPT_KNEE,
 	OPT_MULTICAST, OPT_RT_PAIR, OPT_RT_SEED, OPT_RT_TRIALS,
-	OPT_MCAST0, OPT_DRAWS, OPT_SEND_OVH, OPT_RECV_OVH,
+	OPT_MCAST0, OPT_DRAWS, OPT_SEND_OVH, OPT_RECV_OVH, OPT_LINKS_JSON,
 };
 
 static const struct option long_opts[] = {
@@ -276,6 +276,7 @@ static const struct option long_opts[] = {
 	{ "csv", required_argument, NULL, OPT_CSV },
 	{ "sweep", required_argument, NULL, OPT_SWEEP },
 	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "links-json", required_argument, NULL, OPT_LINKS_JSON },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
 	{ "knee-ratio", required_argument, NULL, OPT_KNEE },
@@ -395,6 +396,9 @@ void sim_usage(FILE *f)
 "  --csv FILE           one CSV row per run (FILE '-' is stdout)\n"
 "  --plot PREFIX        PREFIX.dat, PREFIX.gp, and with gnuplot PREFIX.png and\n"
 "                       PREFIX.svg: latency versus offered load\n"
+"  --links-json FILE    busy and blocked cycles of every link in the window,\n"
+"                       one object per load, as wormctl stats --links -j\n"
+"                       (FILE '-' is stdout; tools/heatmap/wc-heatmap plots it)\n"
 "  -h, --help           this help\n"
 "\n"
 "Latency is counted in cycles from submission at the source (source queueing\n"
@@ -999,6 +1003,11 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 					    "--plot: the prefix must be non-empty, without quotes, backslashes or newlines");
 			cfg->plot_prefix = optarg;
 			break;
+		case OPT_LINKS_JSON:
+			if (!*optarg)
+				return errf(err, errlen, 1, "--links-json: empty file name");
+			cfg->links_json = optarg;
+			break;
 		case OPT_JSON:
 			cfg->json = true;
 			break;
@@ -1302,6 +1311,18 @@ static void snapshot_busy(const struct sim_state *st, u64 *busy)
 				U64_MAX : wc_engine_channel_busy(st->e, node, port);
 }
 
+/* Blocked cycles of every directed link (0 where a port leads nowhere). */
+static void snapshot_blocked(const struct sim_state *st, u64 *blocked)
+{
+	const struct wc_topo *t = &st->cfg->topo;
+	u32 node, port;
+
+	for (node = 0; node < t->nnodes; node++)
+		for (port = 0; port < t->nports; port++)
+			blocked[node * t->nports + port] =
+				wc_engine_channel_blocked(st->e, node, port);
+}
+
 static void class_stats(const struct sim_hist *h, struct sim_class_stats *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -1429,7 +1450,7 @@ int sim_run(const struct sim_config *cfg, double load, struct sim_result *res)
 	u64 end = cfg->warmup + cfg->cycles + cfg->drain;
 	size_t busy_bytes = nchannels(t) * sizeof(u64);
 	struct wc_engine_stats s0, s1, s;
-	u64 *busy0 = NULL, *busy1 = NULL;
+	u64 *busy0 = NULL, *busy1 = NULL, *blocked0 = NULL;
 	bool have0 = false, have1 = false;
 	struct sim_state st;
 	u64 now = 0, stop, nlinks = 0;
@@ -1448,6 +1469,14 @@ int sim_run(const struct sim_config *cfg, double load, struct sim_result *res)
 	st.win_end = cfg->warmup + cfg->cycles;
 	busy0 = st_zalloc(&st, busy_bytes);
 	busy1 = st_zalloc(&st, busy_bytes);
+	if (!ret && cfg->links_json) {
+		/* kept in @res for --links-json, freed by sim_sweep_free() */
+		blocked0 = st_zalloc(&st, busy_bytes);
+		res->link_busy = calloc(nchannels(t), sizeof(u64));
+		res->link_blocked = calloc(nchannels(t), sizeof(u64));
+		if (!blocked0 || !res->link_busy || !res->link_blocked)
+			ret = -ENOMEM;
+	}
 	if (ret || !busy0 || !busy1) {
 		ret = -ENOMEM;
 		goto out;
@@ -1458,11 +1487,15 @@ int sim_run(const struct sim_config *cfg, double load, struct sim_result *res)
 		if (!have0 && now >= st.win_start) {
 			wc_engine_get_stats(st.e, &s0);
 			snapshot_busy(&st, busy0);
+			if (blocked0)
+				snapshot_blocked(&st, blocked0);
 			have0 = true;
 		}
 		if (!have1 && now >= st.win_end) {
 			wc_engine_get_stats(st.e, &s1);
 			snapshot_busy(&st, busy1);
+			if (res->link_blocked)
+				snapshot_blocked(&st, res->link_blocked);
 			have1 = true;
 		}
 		if (now >= end || (have1 && !st.outstanding) || st.err)
@@ -1511,6 +1544,10 @@ int sim_run(const struct sim_config *cfg, double load, struct sim_result *res)
 		res->hops_mean = (double)(s1.hops_sum - s0.hops_sum) /
 				 (double)(s1.worms_done - s0.worms_done);
 	for (i = 0; i < nchannels(t); i++) {
+		if (res->link_busy && busy0[i] != U64_MAX) {
+			res->link_busy[i] = busy1[i] - busy0[i];
+			res->link_blocked[i] -= blocked0[i];
+		}
 		if (busy0[i] == U64_MAX)
 			continue;
 		util = (double)(busy1[i] - busy0[i]) / (double)cfg->cycles;
@@ -1528,6 +1565,8 @@ out:
 	res->mem_peak = st.mem_peak;
 	st_free(&st, busy0, busy_bytes);
 	st_free(&st, busy1, busy_bytes);
+	if (blocked0)
+		st_free(&st, blocked0, busy_bytes);
 	state_fini(&st);
 	return ret;
 }
@@ -1661,6 +1700,12 @@ static void *sweep_worker(void *arg)
 
 void sim_sweep_free(struct sim_sweep *sw)
 {
+	u32 i;
+
+	for (i = 0; sw->res && i < sw->n; i++) {
+		free(sw->res[i].link_busy);
+		free(sw->res[i].link_blocked);
+	}
 	free(sw->res);
 	sw->res = NULL;
 }
@@ -2196,4 +2241,39 @@ int sim_plot(const char *prefix, const struct sim_config *cfg,
 		return errf(err, errlen, 2,
 			    "gnuplot failed on %s; %s.dat is written", script, prefix);
 	return 0;
+}
+
+void sim_print_links_json(FILE *f, const struct sim_config *cfg,
+			  const struct sim_sweep *sw)
+{
+	const struct wc_topo *t = &cfg->topo;
+	u32 i, d, node, port, peer;
+	bool first;
+
+	fputc('[', f);
+	for (i = 0; i < sw->n; i++) {
+		const struct sim_result *r = &sw->res[i];
+
+		fprintf(f, "%s{\"topology\":\"%s\",\"dims\":[", i ? "," : "",
+			wc_topo_kind_name(t->kind));
+		for (d = 0; d < t->ndims; d++)
+			fprintf(f, "%s%u", d ? "," : "", t->dims[d]);
+		fprintf(f, "],\"nodes\":%u,\"load\":%.6g,\"cycles\":%llu,\"links\":[",
+			t->nnodes, r->load, (unsigned long long)cfg->cycles);
+		first = true;
+		for (node = 0; r->link_busy && node < t->nnodes; node++)
+			for (port = 0; port < t->nports; port++) {
+				peer = wc_topo_neighbor(t, node, port);
+				if (peer == WC_NO_NODE)
+					continue;
+				fprintf(f, "%s{\"node\":%u,\"port\":%u,\"peer\":%u,"
+					"\"busy\":%llu,\"blocked\":%llu}",
+					first ? "" : ",", node, port, peer,
+					(unsigned long long)r->link_busy[node * t->nports + port],
+					(unsigned long long)r->link_blocked[node * t->nports + port]);
+				first = false;
+			}
+		fputs("]}", f);
+	}
+	fputs("]\n", f);
 }

@@ -122,6 +122,7 @@ struct sim_config {
 	u32 npoints;
 	const char *csv_path;	/* NULL: no CSV; "-": stdout */
 	const char *plot_prefix;	/* NULL: no plot */
+	const char *links_json;	/* NULL: no per-link JSON; "-": stdout */
 	/* Saturation: mean latency knee_ratio x the zero-load latency. */
 	double knee_ratio;
 	u32 jobs;		/* sweep workers; 0: one per online CPU */
@@ -198,6 +199,12 @@ struct sim_result {
 	/* Peak bytes of the run: engine, histograms, live messages, arrays. */
 	u64 mem_peak;
 	char dump[SIM_DUMP_LEN];	/* first watchdog dump, or "" */
+	/*
+	 * With --links-json: busy and blocked cycles of every channel
+	 * (node * nports + port) in the window; NULL otherwise.
+	 */
+	u64 *link_busy;
+	u64 *link_blocked;
 };
 
 /* Simulate @load; 0, or a negative errno (-ENOMEM, -EINVAL). */
@@ -324,6 +331,14 @@ void sim_print_csv(FILE *f, const struct sim_config *cfg,
  * PREFIX.svg.  Returns 0, 1 if a file could not be written, or 2 if gnuplot
  * is missing or failed (the data and script are still there); @err says why.
  */
+/*
+ * --links-json: a JSON array, one object per load point with topology,
+ * dims, nodes, load, cycles (the window) and links [{node, port, peer,
+ * busy, blocked}]: the format of wormctl stats --links -j.
+ */
+void sim_print_links_json(FILE *f, const struct sim_config *cfg,
+			  const struct sim_sweep *sw);
+
 int sim_plot(const char *prefix, const struct sim_config *cfg,
 	     const struct sim_sweep *sw, char *err, size_t errlen);
 

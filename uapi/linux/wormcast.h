@@ -116,6 +116,10 @@ enum wormcast_cmd {
 	WORMCAST_CMD_TABLE_ABORT,	/* drop the open transaction (TXN) */
 	WORMCAST_CMD_TABLE_GET,		/* doit: KIND, GEN, SIZE of a table;
 					 * dump: its bytes, as OFFSET + DATA */
+	WORMCAST_CMD_LINKS_GET,		/* dump only (FABRIC_IFINDEX/NAME required):
+					 * busy and blocked cycles per physical
+					 * channel, as LINKS nests; only from the
+					 * fabric device's netns */
 	__WORMCAST_CMD_MAX,
 };
 #define WORMCAST_CMD_MAX (__WORMCAST_CMD_MAX - 1)
@@ -153,6 +157,8 @@ enum wormcast_attr {
 	WORMCAST_A_TABLE_DATA,		/* binary, at most WORMCAST_TABLE_CHUNK_MAX */
 	WORMCAST_A_TABLES,		/* nest of WORMCAST_A_TABLE (FABRIC_GET) */
 	WORMCAST_A_TABLE,		/* nest: TABLE_KIND, TABLE_GEN, TABLE_SIZE */
+	WORMCAST_A_LINKS,		/* nest of WORMCAST_A_LINK (LINKS_GET) */
+	WORMCAST_A_LINK,		/* nest, WORMCAST_LINK_* */
 	__WORMCAST_A_MAX,
 };
 #define WORMCAST_A_MAX (__WORMCAST_A_MAX - 1)
@@ -230,6 +236,24 @@ enum wormcast_counter {
 	__WORMCAST_CNT_MAX,
 };
 #define WORMCAST_CNT_MAX (__WORMCAST_CNT_MAX - 1)
+
+/*
+ * One physical channel (directed link, all its VCs) in a LINKS_GET dump.
+ * BUSY: cycles in which a flit entered it.  BLOCKED: header-cycles in which
+ * a header at NODE, routed to PORT, found no free VC of it (or the link
+ * carrying a flit that cycle); Documentation/engine.rst.
+ */
+enum wormcast_link_attr {
+	WORMCAST_LINK_UNSPEC,
+	WORMCAST_LINK_NODE,		/* u32: upstream node */
+	WORMCAST_LINK_PORT,		/* u32: output port of NODE */
+	WORMCAST_LINK_PEER,		/* u32: downstream node */
+	WORMCAST_LINK_BUSY,		/* u64, cycles */
+	WORMCAST_LINK_BLOCKED,		/* u64, header-cycles */
+	WORMCAST_LINK_PAD,
+	__WORMCAST_LINK_MAX,
+};
+#define WORMCAST_LINK_MAX (__WORMCAST_LINK_MAX - 1)
 
 /* Engine statistics of a fabric (u64). */
 enum wormcast_engine_stat {
