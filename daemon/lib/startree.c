@@ -410,10 +410,8 @@ bool wc_route_plan_check(const struct wc_labeling *lb, u32 src,
 			u32 a = br->nodes[i - 1], c = br->nodes[i];
 			int d = lb->label[c] > lb->label[a] ? 1 : -1;
 
-			for (p = 0; p < t->nports; p++)
-				if (wc_topo_neighbor(t, a, p) == c)
-					break;
-			if (p == t->nports) {
+			p = wc_topo_port_to(t, a, c);
+			if (p == WC_NO_PORT) {
 				fail(why, "branch hop is not a link");
 				goto out;
 			}

@@ -64,16 +64,6 @@ void wc_label_set_free(struct wc_label_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static bool adjacent(const struct wc_topo *t, u32 a, u32 b)
-{
-	u32 p;
-
-	for (p = 0; p < t->nports; p++)
-		if (wc_topo_neighbor(t, a, p) == b)
-			return true;
-	return false;
-}
-
 int wc_label_set_build(struct wc_label_set *s, const struct wc_topo *t,
 		       const void *table, size_t len, const char **why)
 {
@@ -134,7 +124,8 @@ int wc_label_set_build(struct wc_label_set *s, const struct wc_topo *t,
 	}
 	/* A Hamiltonian path: consecutive labels are neighbours. */
 	for (l = 1; l < n; l++) {
-		if (!adjacent(t, s->node_of_label[l - 1], s->node_of_label[l])) {
+		if (wc_topo_port_to(t, s->node_of_label[l - 1],
+				    s->node_of_label[l]) == WC_NO_PORT) {
 			err = refuse(why,
 				     "nodes with consecutive labels are not neighbours (not a Hamiltonian path)");
 			goto fail;

@@ -181,6 +181,16 @@ u32 wc_topo_neighbor(const struct wc_topo *t, u32 node, u32 port)
 	return WC_NO_NODE;
 }
 
+u32 wc_topo_port_to(const struct wc_topo *t, u32 a, u32 b)
+{
+	u32 p;
+
+	for (p = 0; p < t->nports; p++)
+		if (wc_topo_neighbor(t, a, p) == b)
+			return p;
+	return WC_NO_PORT;
+}
+
 u32 wc_topo_reverse_port(const struct wc_topo *t, u32 node, u32 port)
 {
 	(void)node;

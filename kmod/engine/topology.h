@@ -40,6 +40,7 @@ enum wc_topo_kind {
 #define WC_MAX_PLAN_NODES	1048576u	/* 2^20: bound for offline planning */
 #define WC_MAX_PORTS		12
 #define WC_NO_NODE		U32_MAX
+#define WC_NO_PORT		U32_MAX	/* wc_topo_port_to(): not neighbours */
 
 struct wc_topo {
 	u32 kind;		/* enum wc_topo_kind */
@@ -66,6 +67,9 @@ int wc_topo_init_bounded(struct wc_topo *t, u32 kind, u32 ndims,
 
 /* Neighbour of @node through @port, or WC_NO_NODE. */
 u32 wc_topo_neighbor(const struct wc_topo *t, u32 node, u32 port);
+
+/* Port of @a that leads to @b, or WC_NO_PORT if they are not neighbours. */
+u32 wc_topo_port_to(const struct wc_topo *t, u32 a, u32 b);
 
 /* Port of neighbour(@node, @port) that leads back over the same link. */
 u32 wc_topo_reverse_port(const struct wc_topo *t, u32 node, u32 port);

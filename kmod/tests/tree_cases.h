@@ -57,16 +57,6 @@ struct case_tables {
 	size_t len;
 };
 
-static u32 case_port_to(const struct wc_topo *t, u32 a, u32 b)
-{
-	u32 p;
-
-	for (p = 0; p < t->nports; p++)
-		if (wc_topo_neighbor(t, a, p) == b)
-			return p;
-	return WORMCAST_NO_PORT;
-}
-
 /*
  * Parent ports of the tree on the links marked in @edge (by (node, port),
  * both directions), by breadth-first search from @root.  Returns the
@@ -102,7 +92,7 @@ static void case_mark(const struct wc_topo *t, u8 *edge, u32 x0, u32 y0,
 {
 	u32 a[2] = { x0, y0 }, b[2] = { x1, y1 };
 	u32 na = wc_topo_node(t, a), nb = wc_topo_node(t, b);
-	u32 p = case_port_to(t, na, nb);
+	u32 p = wc_topo_port_to(t, na, nb);
 
 	edge[na * t->nports + p] = 1;
 	edge[nb * t->nports + wc_topo_reverse_port(t, na, p)] = 1;

@@ -49,16 +49,6 @@ static const struct topo_spec topos[] = {
 	{ "star 5", WC_TOPO_STAR, 1, { 5 } },
 };
 
-static u32 case_port_to(const struct wc_topo *t, u32 a, u32 b)
-{
-	u32 p;
-
-	for (p = 0; p < t->nports; p++)
-		if (wc_topo_neighbor(t, a, p) == b)
-			return p;
-	return 0;
-}
-
 static void mark_path(const struct wc_topo *t, u32 *links, const u32 *nodes,
 		      u32 n)
 {
@@ -66,7 +56,7 @@ static void mark_path(const struct wc_topo *t, u32 *links, const u32 *nodes,
 
 	for (i = 0; i + 1 < n; i++)
 		links[nodes[i] * t->nports +
-		      case_port_to(t, nodes[i], nodes[i + 1])]++;
+		      wc_topo_port_to(t, nodes[i], nodes[i + 1])]++;
 }
 
 /* The links of the planner's worms for @scheme. */
