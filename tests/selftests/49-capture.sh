@@ -8,7 +8,11 @@
 # with tools/wireshark/wormcast.lua decodes the file: source,
 # destinations, scheme, table generation, worms, the links each worm
 # reserved, Eq. 1 between injection and consumption, and the frame as
-# Ethernet/IPv4/UDP.  tcpdump -r replays the file, and nothing is recorded
+# Ethernet/IPv4/UDP.  Then the same multicast on a 3x3 torus under dstm-1
+# (trees from wormcastd): one worm, whose links are exactly the tree path
+# from the source to the destinations' least common ancestor and down to
+# each destination, in one of the two trees (computed here from the trees
+# the kernel holds).  tcpdump -r replays the file, and nothing is recorded
 # once nobody captures.
 . "$(dirname "$0")/lib.sh"
 
@@ -125,5 +129,95 @@ rx2=$(fabric_rx)
 check "send a datagram with nobody capturing" send_udp "$N0"
 sleep 1
 is "no record without a packet socket" "$(fabric_rx)" "$rx2"
+check "mesh deleted" wc_del wc
+_fabrics=""
+
+# ---- a tree worm: dstm-1 on a 3x3 torus, trees from wormcastd
+# tree_links SRC DSTS: the links (node.port, sorted) a DSTM worm from SRC
+# to DSTS takes in each tree of wc (one line per tree): the tree path up
+# or down to the destinations' least common ancestor, then down to each.
+tree_links() {
+	wormctl -j table show -v wc | python3 -c '
+import json, sys
+t = json.load(sys.stdin)[0]
+src, dsts = int(sys.argv[1]), [int(d) for d in sys.argv[2].split(",")]
+def nb(n, p):   # 3x3 torus: port 0 +x, 1 -x, 2 +y, 3 -y; node = x + 3y
+    x, y = n % 3, n // 3
+    x, y = [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)][p]
+    return x % 3 + 3 * (y % 3)
+for pp in t["parent_port"]:
+    par = [None if p is None else nb(n, p) for n, p in enumerate(pp)]
+    def up(n):
+        path = [n]
+        while par[path[-1]] is not None:
+            path.append(par[path[-1]])
+        return path
+    common = set(up(dsts[0]))
+    for d in dsts[1:]:
+        common &= set(up(d))
+    lca = next(a for a in up(dsts[0]) if a in common)
+    links = set()
+    def down(a, d):     # links from ancestor a down to d
+        path = up(d)
+        for i in range(path.index(a), 0, -1):
+            p, c = path[i], path[i - 1]
+            links.add("%d.%d" % (p, next(q for q in range(4) if nb(p, q) == c)))
+    if lca in up(src):  # up to the LCA
+        for n in up(src)[:up(src).index(lca)]:
+            links.add("%d.%d" % (n, pp[n]))
+    else:               # up to the common ancestor, down to the LCA
+        a = next(a for a in up(src) if a in up(lca))
+        for n in up(src)[:up(src).index(a)]:
+            links.add("%d.%d" % (n, pp[n]))
+        down(a, lca)
+    for d in dsts:
+        down(lca, d)
+    print(" ".join(sorted(links)))
+' "$1" "$2"
+}
+
+WORMCASTD=${WC_BUILD:-$WC_ROOT/build}/wormcastd
+if wc_add wc topology torus dims 3x3 multicast dstm-1; then
+	ok "create torus 3x3, multicast dstm-1"
+	set -- $(wc_nodes wc)
+	N0=$1 N5=$6 N7=$8
+	ip link set wc up
+	ip link set "$N0" up
+	for d in "$N5" "$N7"; do
+		ip link set "$d" allmulticast on up
+	done
+	bg "$WORMCASTD"
+	daemon_pid=$bg_pid
+	if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme // \"none\"')\" = dstm-1 ]"; then
+		ok "wormcastd committed the trees"
+	else
+		not_ok "wormcastd committed the trees"
+	fi
+	rm -f "$CAP"
+	bg tcpdump -i wc -U -w "$CAP"
+	tcpdump_pid=$bg_pid
+	wait_for 20 test -s "$CAP" && sleep 0.5
+	check "send a datagram from node 0 to 239.1.2.3 under dstm-1" send_udp "$N0"
+	wait_for 20 pcap_has_record || not_ok "tcpdump -i wc captured the tree worm's record"
+	stop_pids "$tcpdump_pid" "$daemon_pid"
+	_pids=""
+	tshark -X lua_script:"$LUA" -r "$CAP" -Y "udp.dstport == $PORT" \
+		-T fields -E separator='|' -e wormcast.dst -e wormcast.scheme \
+		-e wormcast.table_gen -e wormcast.nworms -e wormcast.link \
+		>"$WC_TMP/fields" 2>"$WC_TMP/tshark.err"
+	IFS='|' read -r dsts scheme gen nworms links <"$WC_TMP/fields"
+	is "dstm-1: destinations" "$dsts" "5,7"
+	is "dstm-1: scheme 2 (dstm-1), a table generation, one worm" \
+		"$scheme/$([ "${gen:-0}" -ge 1 ] && echo gen)/$nworms" "2/gen/1"
+	got=$(echo "$links" | tr ',' '\n' | sed 's|^0/||' | sort | tr '\n' ' ' | sed 's/ $//')
+	if tree_links 0 5,7 | grep -qxF "$got"; then
+		ok "dstm-1: the worm's links are its tree's path ($got)"
+	else
+		not_ok "dstm-1: the worm's links are its tree's path" "got: $got" \
+			"trees: $(tree_links 0 5,7 | tr '\n' '/')"
+	fi
+else
+	not_ok "create torus 3x3, multicast dstm-1"
+fi
 
 done_testing
