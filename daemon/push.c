@@ -25,7 +25,8 @@ enum wcd_action wcd_decide(const struct wcd_fabric_view *v)
 			continue;
 		if (!v->table_scheme_known || v->table_kind != kind)
 			return WCD_READ_SCHEME;
-		return v->table_scheme == v->scheme ? WCD_UP_TO_DATE : WCD_PUSH;
+		return v->table_scheme == v->scheme && !v->stale ?
+		       WCD_UP_TO_DATE : WCD_PUSH;
 	}
 	return WCD_PUSH;
 }

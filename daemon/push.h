@@ -34,6 +34,8 @@ struct wcd_fabric_view {
 	bool table_scheme_known;	/* filled from a table's bytes: */
 	uint32_t table_kind;		/* the table read */
 	uint32_t table_scheme;		/* the scheme it starts with */
+	bool stale;		/* the current table was computed with options
+				 * that a reloaded configuration changed */
 };
 
 enum wcd_action {

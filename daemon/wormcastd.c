@@ -20,7 +20,7 @@
  *
  * It never changes a fabric's scheme.  Logs to stderr, or syslog with -s
  * (always when daemonized with -d).  SIGTERM and SIGINT end it cleanly
- * (signalfd); a transaction left open by a kill is replaced by the next
+ * (signalfd), SIGHUP reloads the configuration; a transaction left open by a kill is replaced by the next
  * TABLE_NEW, and a restarted daemon reads everything again.
  */
 #include <errno.h>
@@ -71,6 +71,9 @@ struct fabric_mem {
 	bool logged_state;	/* its state was logged once */
 	uint32_t logged_scheme, logged_gen;
 	enum wcd_action logged_action;
+	bool pushed;		/* we pushed the table of (scheme, gen) */
+	uint32_t pushed_scheme, pushed_gen;
+	struct wc_trees_opts pushed_opts;	/* with these options */
 };
 
 struct daemon_state {
@@ -86,6 +89,8 @@ struct daemon_state {
 	struct nl_cache *links;
 	int sigfd;
 	struct wcd_config cfg;
+	const char *config_path;
+	bool config_given;		/* -c: the file must exist */
 	bool want_sync;			/* read the fabrics again soon */
 	/* the fabrics of the last dump */
 	struct wcd_fabric_view fab[MAX_FABRICS];
@@ -745,13 +750,19 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 	struct sync_ctx sc = { .st = st, .ifindex = v->ifindex };
 	struct fabric_mem *m = fabric_mem(st, v->ifindex);
 	struct wcd_sync_result res;
-	enum wcd_action a = wcd_decide(v);
+	enum wcd_action a;
 	const char *section;
 	char sb[24], eb[320];
 	int err;
 
 	if (!m)
 		return;
+	wcd_config_opts(&st->cfg, v->name, &sc.opts, &section);
+	/* Only "rt" depends on the options; a reload may have changed them. */
+	v->stale = m->pushed && m->pushed_scheme == v->scheme &&
+		   m->pushed_gen == v->gen && v->scheme == WORMCAST_MCAST_RT &&
+		   !wc_trees_opts_equal(&m->pushed_opts, &sc.opts);
+	a = wcd_decide(v);
 	/* A refused push is not retried until the scheme or generation moves. */
 	if (a == WCD_PUSH && m->failed && m->failed_scheme == v->scheme &&
 	    m->failed_gen == v->gen)
@@ -770,7 +781,6 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 		m->logged_gen = v->gen;
 		return;
 	}
-	wcd_config_opts(&st->cfg, v->name, &sc.opts, &section);
 	err = wcd_sync_fabric(&sync_ops, &sc, v, st->cfg.retries,
 			      WORMCAST_TABLE_CHUNK_MAX, &res);
 	m->logged_state = false;
@@ -778,6 +788,10 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 		char extra[160] = "";
 
 		m->failed = false;
+		m->pushed = true;
+		m->pushed_scheme = res.scheme;
+		m->pushed_gen = res.gen;
+		m->pushed_opts = sc.opts;
 		if (res.scheme == WORMCAST_MCAST_RT) {
 			if (sc.opts.rt_pair == WC_RT_PAIR_PATH)
 				snprintf(extra, sizeof(extra), " (rt path, CD %u AD %.3f)",
@@ -1067,6 +1081,7 @@ static int open_signalfd(void)
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
 		return -1;
 	return signalfd(-1, &set, SFD_CLOEXEC);
@@ -1109,6 +1124,33 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/*
+ * SIGHUP: read the configuration again.  A file that does not parse
+ * changes nothing; a good one replaces the old, and every fabric is synced
+ * before the next event: an "rt" table computed with options that changed
+ * is computed again.
+ */
+static void reload_config(struct daemon_state *st)
+{
+	struct wcd_config cfg;
+	bool missing;
+	char err[512];
+
+	if (wcd_config_load(&cfg, st->config_path, st->config_given, &missing,
+			    err, sizeof(err))) {
+		logmsg(st, LOG_ERR,
+		       "reload: %s; keeping the previous configuration", err);
+		return;
+	}
+	wcd_config_free(&st->cfg);
+	st->cfg = cfg;
+	logmsg(st, LOG_INFO, "reload: configuration %s%s; polling every %u s",
+	       st->config_path, missing ? " absent, defaults" : "",
+	       st->cfg.poll_interval);
+	sync_all(st);
+	logmsg(st, LOG_INFO, "reload: every fabric synced");
+}
+
 static int run(struct daemon_state *st)
 {
 	struct pollfd pfd[3];
@@ -1135,10 +1177,16 @@ static int run(struct daemon_state *st)
 			return 1;
 		}
 		if (pfd[0].revents & POLLIN) {
-			if (read(st->sigfd, &si, sizeof(si)) == sizeof(si))
+			if (read(st->sigfd, &si, sizeof(si)) != sizeof(si))
+				continue;
+			if (si.ssi_signo != SIGHUP) {
 				logmsg(st, LOG_INFO, "signal %u, exiting",
 				       si.ssi_signo);
-			return 0;
+				return 0;
+			}
+			reload_config(st);
+			next_poll = mono_ms() +
+				    (uint64_t)st->cfg.poll_interval * 1000;
 		}
 		if (pfd[1].revents & POLLIN) {
 			r = nl_recvmsgs_default(st->ev);
@@ -1256,8 +1304,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (wcd_config_load(&st.cfg, config ? config : WCD_DEFAULT_CONFIG,
-			    config != NULL, &missing, err, sizeof(err))) {
+	st.config_path = config ? config : WCD_DEFAULT_CONFIG;
+	st.config_given = config != NULL;
+	if (wcd_config_load(&st.cfg, st.config_path, st.config_given,
+			    &missing, err, sizeof(err))) {
 		fprintf(stderr, "wormcastd: %s\n", err);
 		return 2;
 	}

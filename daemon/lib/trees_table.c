@@ -25,6 +25,15 @@ void wc_trees_opts_default(struct wc_trees_opts *o)
 	o->trials = WC_TREES_DEFAULT_TRIALS;
 }
 
+bool wc_trees_opts_equal(const struct wc_trees_opts *a,
+			 const struct wc_trees_opts *b)
+{
+	if (a->rt_pair != b->rt_pair)
+		return false;
+	return a->rt_pair == WC_RT_PAIR_PATH ||
+	       (a->seed == b->seed && a->trials == b->trials);
+}
+
 u32 wc_topo_center(const struct wc_topo *t)
 {
 	u32 c[WC_MAX_DIMS], d;

@@ -63,6 +63,10 @@ struct wc_trees_opts {
 /* rt_pair average, seed 0, WC_TREES_DEFAULT_TRIALS trials. */
 void wc_trees_opts_default(struct wc_trees_opts *o);
 
+/* Whether @a and @b give the same "rt" table (path ignores seed and trials). */
+bool wc_trees_opts_equal(const struct wc_trees_opts *a,
+			 const struct wc_trees_opts *b);
+
 /* What the RT choice saw: filled by wc_trees_table() if @info is given. */
 struct wc_trees_info {
 	u32 cd;			/* the chosen pair's (0 for spam above 4096 nodes: */

@@ -139,4 +139,58 @@ check "fabric deleted with its table installed" wc_del wc
 _fabrics=""
 bg_stop
 
+# ---- SIGHUP: the configuration reloaded; a bad file changes nothing
+CONF=$WC_TMP/wormcastd.conf
+table_gen() {
+	wormctl -j table show wcr 2>/dev/null | jq -r '.[0].gen // 0'
+}
+# log_has TEXT: the daemon's log has a line with TEXT
+log_has() {
+	grep -qF -- "$1" "$WC_TMP/bg.log"
+}
+printf 'poll_interval = 0\nrt_pair = average\ntrials = 3\n' >"$CONF"
+bg "$WORMCASTD" -c "$CONF"
+daemon_pid=$bg_pid
+if wc_add wcr topology torus dims 4x4 multicast rt &&
+	wait_for 60 log_has "push: fabric wcr scheme rt"; then
+	is "rt table pushed with the file's options (average, 3 trials)" \
+		"$(grep "push: fabric wcr" "$WC_TMP/bg.log" | grep -o '(rt [a-z]*: trial [0-9]* of [0-9]*' | sed 's/trial [0-9]* //')" \
+		"(rt average: of 3"
+else
+	not_ok "rt table pushed with the file's options" "$(tail -n 5 "$WC_TMP/bg.log")"
+fi
+gen1=$(table_gen)
+printf 'poll_interval = 0\nrt_pair = best\ntrials = 3\n' >"$CONF"
+kill -HUP "$daemon_pid"
+if wait_for 60 log_has "(rt best: trial"; then
+	ok "SIGHUP: rt_pair changed to best, the rt table computed and pushed again"
+else
+	not_ok "SIGHUP: rt_pair changed to best, the rt table pushed again" "$(tail -n 5 "$WC_TMP/bg.log")"
+fi
+gen2=$(table_gen)
+check "SIGHUP: the table's generation moved ($gen1 -> $gen2)" [ "$gen2" -gt "$gen1" ]
+printf 'poll_interval = 0\nrt_pair = bogus\n' >"$CONF"
+kill -HUP "$daemon_pid"
+if wait_for 60 log_has "keeping the previous configuration"; then
+	ok "SIGHUP with a bad file: refused ($(grep -F 'keeping the previous' "$WC_TMP/bg.log" | tail -n 1 | cut -c1-120))"
+else
+	not_ok "SIGHUP with a bad file: refused" "$(tail -n 5 "$WC_TMP/bg.log")"
+fi
+check "SIGHUP with a bad file: wormcastd still runs" kill -0 "$daemon_pid"
+# the same options again: nothing to push.  The daemon logs "every fabric
+# synced" once the reload's sync is done.
+pushes=$(grep -c "push: fabric wcr" "$WC_TMP/bg.log")
+printf 'poll_interval = 0\nrt_pair = best\ntrials = 3\n' >"$CONF"
+kill -HUP "$daemon_pid"
+if wait_for 60 sh -c "[ \$(grep -c 'reload: every fabric synced' '$WC_TMP/bg.log') -ge 2 ]"; then
+	ok "SIGHUP with unchanged options: reloaded and synced"
+else
+	not_ok "SIGHUP with unchanged options: reloaded and synced" "$(tail -n 5 "$WC_TMP/bg.log")"
+fi
+is "SIGHUP with unchanged options: nothing pushed" "$(grep -c "push: fabric wcr" "$WC_TMP/bg.log")" "$pushes"
+is "SIGHUP with unchanged options: the table stays (generation)" "$(table_gen)" "$gen2"
+check "rt fabric deleted" wc_del wcr
+_fabrics=""
+bg_stop
+
 done_testing

@@ -437,6 +437,27 @@ static void test_spam_other_topologies(void)
 	}
 }
 
+static void test_opts_equal(void)
+{
+	struct wc_trees_opts a, b;
+
+	wc_trees_opts_default(&a);
+	b = a;
+	ok(wc_trees_opts_equal(&a, &b), "default options equal themselves");
+	b.seed = 7;
+	ok(!wc_trees_opts_equal(&a, &b), "another seed: another rt table");
+	b = a;
+	b.trials = a.trials + 1;
+	ok(!wc_trees_opts_equal(&a, &b), "other trials: another rt table");
+	b = a;
+	b.rt_pair = WC_RT_PAIR_BEST;
+	ok(!wc_trees_opts_equal(&a, &b), "another pair: another rt table");
+	a.rt_pair = b.rt_pair = WC_RT_PAIR_PATH;
+	b.seed = 99;
+	b.trials = 1;
+	ok(wc_trees_opts_equal(&a, &b), "path pair: seed and trials do not matter");
+}
+
 static void test_refusals(void)
 {
 	static const struct {
@@ -520,6 +541,7 @@ int main(void)
 	test_torus_schemes();
 	test_rt_seeds();
 	test_spam_other_topologies();
+	test_opts_equal();
 	test_refusals();
 	test_parse();
 	return done_testing();

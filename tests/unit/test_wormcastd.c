@@ -305,6 +305,10 @@ static void test_decide(void)
 	v.table_kind = WORMCAST_TABLE_LABELS;
 	v.table_scheme = WORMCAST_MCAST_DUAL_PATH;
 	is_int(wcd_decide(&v), WCD_UP_TO_DATE, "current LABELS table of the scheme: up to date");
+	v.stale = true;
+	is_int(wcd_decide(&v), WCD_PUSH,
+	       "current table of the scheme, computed with options since changed: push");
+	v.stale = false;
 	v.table_scheme = WORMCAST_MCAST_STAR_TREE;
 	is_int(wcd_decide(&v), WCD_PUSH, "current LABELS table of another label scheme: push");
 	v.tables[0].kind = WORMCAST_TABLE_UNSPEC;
