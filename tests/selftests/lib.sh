@@ -273,9 +273,13 @@ drops() {
 		jq '.[0].stats64 | .rx.dropped + .tx.dropped + .rx.errors + .tx.errors'
 }
 
-# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.
+# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.  The
+# ceiling is SECONDS times WC_WAIT_SCALE (default 3): what a quiet machine
+# needs is far below SECONDS, and a slow or loaded one must not fail a
+# test that is only slow.  A real hang is caught by the harness's progress
+# watch (WC_SCRIPT_STALL) if a ceiling is not.
 wait_for() {
-	_deadline=$(($(date +%s) + $1))
+	_deadline=$(($(date +%s) + $1 * ${WC_WAIT_SCALE:-3}))
 	shift
 	until "$@" >/dev/null 2>&1; do
 		[ "$(date +%s)" -lt "$_deadline" ] || return 1

@@ -10,9 +10,10 @@
 #
 # TAP goes to stdout, progress to stderr.  Besides the scripts' own results
 # the run fails on a kernel splat in dmesg (BUG, WARNING, Oops, KASAN,
-# lockdep, general protection, Call Trace, ...), on a VM that does not
-# finish within WC_VM_TIMEOUT seconds, and when wormcast.ko is missing or
-# does not load.
+# lockdep, general protection, Call Trace, ...), on a VM or a selftest
+# that stops making progress (no new output for WC_VM_STALL or
+# WC_SCRIPT_STALL seconds) or passes its hard limit, and when wormcast.ko
+# is missing or does not load.
 #
 # Environment:
 #   KVER            kernel version (default: newest /lib/modules/* with a
@@ -24,7 +25,12 @@
 #                   (default: build)
 #   WC_MODULE       module to load (default: wormcast.ko at the top of the tree)
 #   WC_NO_MODULE=1  boot without loading any module (harness development)
-#   WC_VM_TIMEOUT   hard limit on the VM, seconds (default 1800)
+#   WC_VM_STALL     the VM is stopped after this many seconds without
+#                   console output (default 600)
+#   WC_VM_TIMEOUT   hard limit on the VM, seconds (default 5400)
+#   WC_SCRIPT_STALL a selftest is stopped after this many seconds without
+#                   output (default 300)
+#   WC_SCRIPT_TIMEOUT  hard limit on one selftest, seconds (default 1800)
 #   WC_VM_MEM       guest memory, MiB (default 1024)
 #   WC_VM_KEEP=1    keep the output directory tests/vm/out/MODE.* on success
 #   WC_VM_VERBOSE=1 copy the whole serial console to stderr
@@ -33,7 +39,7 @@
 #   WC_KERNEL_ARGS  more kernel command line (e.g. kmemleak=off)
 #   WC_STRESS_SECONDS, WC_CYCLES, WC_FUZZ_SEED, WC_FUZZ_COUNT,
 #   WC_FUZZ_MAX_NODES, WC_FUZZ_PHASES, WC_SCHEMES, WC_LABEL_SCHEMES,
-#   WC_MEMBERSHIP_SIDE
+#   WC_MEMBERSHIP_SIDE, WC_WAIT_SCALE
 #                   passed to the selftests in the guest (85, 86, 80, 46, 42)
 #
 # How it works: the host builds (and caches) a busybox initramfs whose /init
@@ -57,6 +63,29 @@ usage() {
 
 progress() {
 	echo "wc-vm: $*" >&2
+}
+
+# watch_progress PID FILE STALL: wait while PID runs; kill it (TERM) once
+# FILE has not grown for STALL seconds, and create FILE.stalled.  Tests
+# are judged on progress, not on a fixed time that a slow machine misses;
+# their hard limits (WC_SCRIPT_TIMEOUT, WC_VM_TIMEOUT) only catch a test
+# that keeps printing for ever.
+watch_progress() {
+	_wp_size=-1
+	_wp_last=$(date +%s)
+	while kill -0 "$1" 2>/dev/null; do
+		_wp_now=$(date +%s)
+		_wp_cur=$(wc -c <"$2" 2>/dev/null || echo 0)
+		if [ "$_wp_cur" != "$_wp_size" ]; then
+			_wp_size=$_wp_cur
+			_wp_last=$_wp_now
+		elif [ $((_wp_now - _wp_last)) -ge "$3" ]; then
+			: >"$2.stalled"
+			kill -TERM "$1" 2>/dev/null
+			break
+		fi
+		sleep 2
+	done
 }
 
 # ====================================================================== guest
@@ -107,8 +136,10 @@ guest_run_script() {
 	fi
 	start=$(date +%s)
 	rc=0
-	(cd "$WC_ROOT" && timeout -k 10 "${WC_SCRIPT_TIMEOUT:-300}" \
-		sh "$@" </dev/null >"$log" 2>&1) || rc=$?
+	(cd "$WC_ROOT" && exec timeout -k 10 "${WC_SCRIPT_TIMEOUT:-1800}" \
+		sh "$@" </dev/null >"$log" 2>&1) &
+	watch_progress $! "$log" "${WC_SCRIPT_STALL:-300}"
+	wait $! || rc=$?
 	secs=$(($(date +%s) - start))
 	sed 's/^/    /' "$log" >>"$OUT_MNT/results"
 	planned=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' "$log" | head -n 1)
@@ -116,7 +147,9 @@ guest_run_script() {
 	failed=$(grep -c '^not ok ' "$log" || true)
 	why=""
 	[ "$rc" = 0 ] || why="exit status $rc"
-	[ "$rc" = 124 ] && why="timed out"
+	[ "$rc" = 124 ] && why="timed out after ${WC_SCRIPT_TIMEOUT:-1800}s"
+	[ -f "$log.stalled" ] &&
+		why="stalled: no output for ${WC_SCRIPT_STALL:-300}s"
 	if [ "$kind" = tap ]; then
 		[ -n "$planned" ] || why="${why:+$why, }no plan"
 		[ "$failed" = 0 ] || why="${why:+$why, }$failed failed"
@@ -348,7 +381,7 @@ host_main() {
 	command -v qemu-system-x86_64 >/dev/null ||
 		{ echo "run.sh: qemu-system-x86_64 missing (make deps)" >&2; exit 1; }
 	[ -x /bin/busybox ] || { echo "run.sh: /bin/busybox missing (busybox-static)" >&2; exit 1; }
-	timeout_s=${WC_VM_TIMEOUT:-1800}
+	timeout_s=${WC_VM_TIMEOUT:-5400}
 	case "$timeout_s" in '' | *[!0-9]*) echo "run.sh: bad WC_VM_TIMEOUT" >&2; exit 2 ;; esac
 
 	build=${WC_BUILD:-$WC_ROOT/build}
@@ -374,13 +407,14 @@ host_main() {
 	cmdline="console=ttyS0 loglevel=4 panic=-1 wc.root=$WC_ROOT wc.mode=$mode"
 	cmdline="$cmdline wc.env=WC_BUILD=$build wc.env=WC_MODULE=$module"
 	cmdline="$cmdline wc.env=WC_NO_MODULE=${WC_NO_MODULE:-0}"
-	cmdline="$cmdline wc.env=WC_SCRIPT_TIMEOUT=${WC_SCRIPT_TIMEOUT:-300}"
+	cmdline="$cmdline wc.env=WC_SCRIPT_TIMEOUT=${WC_SCRIPT_TIMEOUT:-1800}"
+	cmdline="$cmdline wc.env=WC_SCRIPT_STALL=${WC_SCRIPT_STALL:-300}"
 	[ -z "${WC_SELFTESTS:-}" ] || cmdline="$cmdline wc.env=WC_SELFTESTS=$WC_SELFTESTS"
 	[ -z "${WC_SELFTESTS_SKIP:-}" ] ||
 		cmdline="$cmdline wc.env=WC_SELFTESTS_SKIP=$WC_SELFTESTS_SKIP"
 	[ -z "${WC_KERNEL_ARGS:-}" ] || cmdline="$cmdline $WC_KERNEL_ARGS"
 	# Settings of the selftests themselves (no spaces: kernel command line).
-	for v in WC_STRESS_SECONDS WC_CYCLES WC_FUZZ_SEED WC_FUZZ_COUNT \
+	for v in WC_STRESS_SECONDS WC_CYCLES WC_FUZZ_SEED WC_FUZZ_COUNT WC_WAIT_SCALE \
 		 WC_FUZZ_MAX_NODES WC_FUZZ_PHASES WC_SCHEMES WC_LABEL_SCHEMES \
 		 WC_MEMBERSHIP_SIDE; do
 		eval "val=\${$v:-}"
@@ -400,6 +434,7 @@ host_main() {
 	tailpid=$!
 	start=$(date +%s)
 	qrc=0
+	rm -f "$serial.stalled"
 	timeout -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m "${WC_VM_MEM:-1024}" -smp 2 \
 		-display none -no-reboot -nic none \
 		-serial "file:$serial" -monitor none \
@@ -410,7 +445,11 @@ host_main() {
 		-device virtio-9p-pci,fsdev=tree,mount_tag=tree \
 		-fsdev "local,id=out,path=$out,security_model=none,multidevs=remap" \
 		-device virtio-9p-pci,fsdev=out,mount_tag=out \
-		</dev/null >"$out/qemu.log" 2>&1 || qrc=$?
+		</dev/null >"$out/qemu.log" 2>&1 &
+	# a guest that prints nothing on the console (boot, results, each
+	# selftest's checks) for WC_VM_STALL seconds is stuck
+	watch_progress $! "$serial" "${WC_VM_STALL:-600}"
+	wait $! || qrc=$?
 	sleep 0.2
 	kill "$tailpid" 2>/dev/null || true
 	wait "$tailpid" 2>/dev/null || true
@@ -422,6 +461,8 @@ host_main() {
 		[ -f "$out/results" ] && cat "$out/results"
 		if [ -f "$out/finished" ]; then
 			echo "ok - VM finished (${secs}s)"
+		elif [ -f "$serial.stalled" ]; then
+			echo "not ok - VM finished (stalled: no console output for ${WC_VM_STALL:-600}s)"
 		elif [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 			echo "not ok - VM finished (killed after ${timeout_s}s)"
 		else
