@@ -336,6 +336,11 @@ static int fabric_cb(const struct nlmsghdr *nlh, void *data)
 				    decode_fault(n, f))
 					goto nomem;
 			break;
+		case WORMCAST_A_FAULT:
+			/* a FAULT_ADD / FAULT_DEL notification */
+			if (decode_fault(a, f))
+				goto nomem;
+			break;
 		case WORMCAST_A_NODES_TRUNCATED:
 			f->nodes_truncated = true;
 			break;
