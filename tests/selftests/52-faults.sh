@@ -92,6 +92,48 @@ if command -v unshare >/dev/null 2>&1; then
 	refuse "without CAP_NET_ADMIN in the fabric's netns" \
 		unshare -U wormctl fault add wc link 1 2
 fi
+# what wormctl cannot send: malformed FAULT nests, through raw netlink
+run_tap_py python3 - "$WC_ROOT/tests/selftests" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import wcnl
+from wcnl import nla_nest, nla_u32, nla_str
+U = wcnl.uapi()
+g = wcnl.Genl(wcnl.NlSock(wcnl.NETLINK_GENERIC), b'wormcast\0')
+fab = nla_str(U.WORMCAST_A_FABRIC_NAME, 'wc')
+K, N, P = U.WORMCAST_FAULT_KIND, U.WORMCAST_FAULT_NODE, U.WORMCAST_FAULT_PEER
+LINK, NODE = U.WORMCAST_FAULT_KIND_LINK, U.WORMCAST_FAULT_KIND_NODE
+EINVAL, ERANGE = -22, -34
+cases = [
+    ('no fault', b'', 'is required'),
+    ('no kind', nla_nest(U.WORMCAST_A_FAULT, nla_u32(N, 1)), 'a kind and a node'),
+    ('kind 3', nla_nest(U.WORMCAST_A_FAULT, nla_u32(K, 3), nla_u32(N, 1)),
+     'out of range'),
+    ('link without peer', nla_nest(U.WORMCAST_A_FAULT, nla_u32(K, LINK),
+                                   nla_u32(N, 1)), 'needs its peer'),
+    ('node with a peer', nla_nest(U.WORMCAST_A_FAULT, nla_u32(K, NODE),
+                                  nla_u32(N, 1), nla_u32(P, 2)), 'has no peer'),
+    ('no fabric', None, 'ifindex or name is required'),
+]
+for name, attrs, text in cases:
+    body = (fab + attrs) if attrs is not None else \
+        nla_nest(U.WORMCAST_A_FAULT, nla_u32(K, NODE), nla_u32(N, 1))
+    ack = g.request(U.WORMCAST_CMD_FAULT_ADD, body)
+    want = ERANGE if name == 'kind 3' else EINVAL
+    good = ack.err == want and ack.extack and text in ack.extack
+    print('%s - FAULT_ADD, %s: %s, %r' % ('ok' if good else 'not ok', name,
+                                         ack.strerror(), ack.extack))
+d = g.dump(U.WORMCAST_CMD_FAULT_GET, fab)
+fl = []
+if not d.err and len(d.msgs) == 1:
+    a = wcnl.attr_dict(d.msgs[0].data, 4)
+    fl = [wcnl.attr_dict(p) for _, p in
+          wcnl.parse_attrs(a.get(U.WORMCAST_A_FAULTS, b''))]
+good = len(fl) == 1 and [wcnl.get_u32(fl[0].get(x, bytes(4)))
+                         for x in (K, N, P)] == [LINK, 3, 4]
+print('%s - FAULT_GET after the refusals: link 3-4 only (%r)' %
+      ('ok' if good else 'not ok', d))
+PY
 is "fault show: the one fault" "$(wormctl fault show wc)" "link 3 4"
 check "link 3-4 repaired" wormctl fault del wc link 3 4
 is "fault show: none" "$(wormctl -j fault show wc)" "[]"
@@ -195,6 +237,29 @@ is "monitor: no event for the refused requests" \
 	"$(grep -c 'link 0 2$\|node 6$\|link 5 6$\|node 2$' "$WC_TMP/mon")" 0
 is "monitor: link 1 2 once (its refused repair not announced)" \
 	"$(grep -c 'link 1 2$' "$WC_TMP/mon")" 1
+
+# ---------------------------------------------------------------- random
+# the same seed gives the same changes (times aside); all repaired at the end
+random_run() {
+	wormctl fault random wc --mtbf 50 --mttr 80 --seed 5 --duration 1 \
+		--kind any >"$WC_TMP/random.$1"
+}
+check "fault random, seed 5, 1 s" random_run 1
+check "  again" random_run 2
+changes() {
+	sed -n 's/^[0-9.]* ms: //p' "$WC_TMP/random.$1"
+}
+nadd=$(changes 1 | grep -c '^add')
+ndel=$(changes 1 | grep -c '^del')
+if [ "$nadd" -ge 5 ] && [ "$nadd" = "$ndel" ]; then
+	ok "  $nadd faults added and as many repaired"
+else
+	not_ok "  faults added and as many repaired" "$(cat "$WC_TMP/random.1")"
+fi
+is "  the same changes with the same seed" "$(changes 2)" "$(changes 1)"
+is "  summary" "$(tail -n 1 "$WC_TMP/random.1")" \
+	"$nadd faults added, $ndel repaired, seed 5"
+is "  link 1-2, installed before, left alone" "$(wormctl fault show wc)" "link 1 2"
 
 # ---------------------------------------------------------------- teardown
 check "delete the fabric with link 1-2 failed" wc_del wc

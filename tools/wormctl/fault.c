@@ -279,7 +279,7 @@ int cmd_fault_random(const struct wormctl_cmdline *c)
 			}
 			v = w;
 		}
-		nf.repair_ms = t + expo(&s, c->mttr_ms);
+		nf.repair_ms = soonest + expo(&s, c->mttr_ms);
 		v[n++] = nf;
 	}
 	sleep_until_ms(&t0, end_ms);
