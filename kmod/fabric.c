@@ -220,7 +220,8 @@ static void wc_op_msg_done(void *priv, struct wc_msg *m)
 
 	if (unlikely(m->trace))
 		wc_capture_done(f, m, skb, f->flush_reason);
-	if (unlikely(m->fault_lost))
+	/* a flushed message counts once, under the flush's reason */
+	if (unlikely(m->fault_lost) && !f->flush_reason)
 		wc_count_napi(f, m->src, WORMCAST_CNT_FAULT_DROPS, m->fault_lost);
 	if (unlikely(f->flush_reason)) {
 		/* aborted by wc_engine_flush(): destinations not reached */

@@ -199,6 +199,8 @@ static int wc_put_engine(struct sk_buff *skb, struct wc_fabric *f)
 	v[WORMCAST_ENG_HOPS_SUM] = s.hops_sum;
 	v[WORMCAST_ENG_ROUTE_ERRORS] = s.route_errors;
 	v[WORMCAST_ENG_MEM_BYTES] = wc_fabric_mem(f);
+	v[WORMCAST_ENG_FAULT_ABSORBED] = s.fault_absorbed;
+	v[WORMCAST_ENG_FAULT_DROPS] = s.fault_drops;
 	return wc_put_u64s(skb, WORMCAST_A_ENGINE, v, WORMCAST_ENG_MAX,
 			   WORMCAST_ENG_PAD);
 }

@@ -182,6 +182,15 @@ is "multicast at node 2: each once" "$(sort "$WC_TMP/m2")" \
 	"$(seq 1 $N | sed 's/^/m /' | sort)"
 is "nothing reached node 5" "$(lines "$WC_TMP/u5") $(lines "$WC_TMP/m5")" "0 0"
 is "no drop_* counter moved" "$(wc_drops wc)" 0
+wormctl -j stats wc total >"$WC_TMP/st"
+is "engine fault_drops equals the fabric's fault_drops counter" \
+	"$(jq '.[0].engine.fault_drops' "$WC_TMP/st")" \
+	"$(jq '.[0].counters.fault_drops' "$WC_TMP/st")"
+if [ "$(jq '.[0].engine.fault_absorbed' "$WC_TMP/st")" -ge $((2 * N)) ]; then
+	ok "engine fault_absorbed >= $((2 * N)) (a branch per frame to node 5)"
+else
+	not_ok "engine fault_absorbed >= $((2 * N))" "$(cat "$WC_TMP/st")"
+fi
 
 check "link 3-4 repaired" wormctl fault del wc link 3 4
 nsx n0 python3 "$UDP" send --dst "$(ip4_of 5)" --port $PU --count $N --tag c

@@ -304,6 +304,10 @@ enum wormcast_engine_stat {
 	WORMCAST_ENG_ROUTE_ERRORS,	/* worms drained after a routing error */
 	WORMCAST_ENG_MEM_BYTES,		/* kernel memory of the engine and the fabric's
 					 * glue state, node net devices excluded */
+	WORMCAST_ENG_FAULT_ABSORBED,	/* worm branches absorbed at a live fault */
+	WORMCAST_ENG_FAULT_DROPS,	/* destinations not reached because of a live
+					 * fault (the nodes' fault_drops summed,
+					 * unless messages were flushed) */
 	__WORMCAST_ENG_MAX,
 };
 #define WORMCAST_ENG_MAX (__WORMCAST_ENG_MAX - 1)
