@@ -220,6 +220,9 @@ static void wc_op_msg_done(void *priv, struct wc_msg *m)
 
 	if (unlikely(m->trace))
 		wc_capture_done(f, m, skb, f->flush_reason);
+	/* a flushed message counts once, under the flush's reason */
+	if (unlikely(m->fault_lost) && !f->flush_reason)
+		wc_count_napi(f, m->src, WORMCAST_CNT_FAULT_DROPS, m->fault_lost);
 	if (unlikely(f->flush_reason)) {
 		/* aborted by wc_engine_flush(): destinations not reached */
 		wc_count_napi(f, m->src, f->flush_reason, 1);
@@ -872,6 +875,69 @@ void wc_fabric_node_stats(struct wc_fabric *f, u32 node,
 	spin_lock_bh(&f->engine_lock);
 	wc_engine_node_stats(f->engine, node, s);
 	spin_unlock_bh(&f->engine_lock);
+}
+
+/* ------------------------------------------------------------ faults */
+
+/*
+ * Set (@down) or clear a live fault of @f (RTNL held, so the node devices
+ * stay): a link @a-@b or a node @a.  The engine takes it at once, under
+ * its lock (Documentation/faults.rst, "Live faults"); a failed node's
+ * device reports carrier off until it is repaired.  0, or an errno with an
+ * extack message.
+ */
+int wc_fabric_fault(struct wc_fabric *f, bool node, u32 a, u32 b, bool down,
+		    struct netlink_ext_ack *extack)
+{
+	const char *why = "refused by the engine";
+	struct net_device *dev;
+	int err;
+
+	ASSERT_RTNL();
+	spin_lock_bh(&f->engine_lock);
+	if (node)
+		err = wc_engine_fault_node(f->engine, a, down, &why);
+	else
+		err = wc_engine_fault_link(f->engine, a, b, down, &why);
+	spin_unlock_bh(&f->engine_lock);
+	if (err == -EEXIST)
+		why = "the fault is already installed";
+	else if (err == -ENOENT)
+		why = "no such fault installed";
+	if (err) {
+		wc_extack_msg(extack, why);
+		return err;
+	}
+	dev = node ? f->nodes[a].dev : NULL;
+	if (dev && down)
+		netif_carrier_off(dev);
+	else if (dev && netif_running(dev))
+		netif_carrier_on(dev);
+	/* headers waiting for a channel that just failed are absorbed now */
+	wc_fabric_tables_changed(f);
+	return 0;
+}
+
+bool wc_fabric_node_failed(struct wc_fabric *f, u32 node)
+{
+	bool failed;
+
+	spin_lock_bh(&f->engine_lock);
+	failed = wc_engine_node_failed(f->engine, node);
+	spin_unlock_bh(&f->engine_lock);
+	return failed;
+}
+
+/* Faults from the @skip-th on into @out (at most @max); how many. */
+u32 wc_fabric_faults(struct wc_fabric *f, u32 skip, struct wc_fault *out,
+		     u32 max)
+{
+	u32 n;
+
+	spin_lock_bh(&f->engine_lock);
+	n = wc_engine_faults(f->engine, skip, out, max);
+	spin_unlock_bh(&f->engine_lock);
+	return n;
 }
 
 /*

@@ -38,6 +38,14 @@ static const struct nla_policy wc_param_policy[WORMCAST_PARAM_MAX + 1] = {
 	[WORMCAST_PARAM_QUEUE_LEN] = WC_READ_ONLY,
 };
 
+static const struct nla_policy wc_fault_policy[WORMCAST_FAULT_MAX + 1] = {
+	[WORMCAST_FAULT_KIND] = NLA_POLICY_RANGE(NLA_U32,
+						 WORMCAST_FAULT_KIND_LINK,
+						 WORMCAST_FAULT_KIND_MAX),
+	[WORMCAST_FAULT_NODE] = { .type = NLA_U32 },
+	[WORMCAST_FAULT_PEER] = { .type = NLA_U32 },
+};
+
 static struct netlink_range_validation wc_table_size_range = {
 	.min = 1,
 	.max = WORMCAST_TABLE_MAX_BYTES,
@@ -71,10 +79,12 @@ static const struct nla_policy wc_genl_policy[WORMCAST_A_MAX + 1] = {
 	[WORMCAST_A_TABLE] = WC_READ_ONLY,
 	[WORMCAST_A_LINKS] = WC_READ_ONLY,
 	[WORMCAST_A_LINK] = WC_READ_ONLY,
+	[WORMCAST_A_FAULTS] = WC_READ_ONLY,
+	[WORMCAST_A_FAULT] = NLA_POLICY_NESTED(wc_fault_policy),
 };
 
 static struct genl_family wc_genl_family;
-static u32 wc_fabrics_gen = 1;	/* changes when fabrics come and go (RTNL) */
+static u32 wc_fabrics_gen = 1;	/* changes when fabrics or faults change (RTNL) */
 
 /* What a reply carries besides the fabric's identity. */
 enum wc_fill_what {
@@ -189,6 +199,8 @@ static int wc_put_engine(struct sk_buff *skb, struct wc_fabric *f)
 	v[WORMCAST_ENG_HOPS_SUM] = s.hops_sum;
 	v[WORMCAST_ENG_ROUTE_ERRORS] = s.route_errors;
 	v[WORMCAST_ENG_MEM_BYTES] = wc_fabric_mem(f);
+	v[WORMCAST_ENG_FAULT_ABSORBED] = s.fault_absorbed;
+	v[WORMCAST_ENG_FAULT_DROPS] = s.fault_drops;
 	return wc_put_u64s(skb, WORMCAST_A_ENGINE, v, WORMCAST_ENG_MAX,
 			   WORMCAST_ENG_PAD);
 }
@@ -960,6 +972,199 @@ static int wc_genl_table_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return err ?: skb->len;
 }
 
+/* ------------------------------------------------------------ faults */
+
+/* One WORMCAST_A_FAULT nest. */
+static int wc_put_fault(struct sk_buff *skb, const struct wc_fault *fl)
+{
+	struct nlattr *nest = nla_nest_start(skb, WORMCAST_A_FAULT);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, WORMCAST_FAULT_KIND,
+			fl->node ? WORMCAST_FAULT_KIND_NODE :
+				   WORMCAST_FAULT_KIND_LINK) ||
+	    nla_put_u32(skb, WORMCAST_FAULT_NODE, fl->a) ||
+	    (!fl->node && nla_put_u32(skb, WORMCAST_FAULT_PEER, fl->b))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* FAULT_ADD (@down) or FAULT_DEL on "events", in the fabric's netns (RTNL held). */
+static void wc_genl_notify_fault(struct wc_fabric *f, bool down,
+				 const struct wc_fault *fl)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	ASSERT_RTNL();
+	wc_fabrics_gen++;	/* a FAULT_GET dump in progress is interrupted */
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = down ? genlmsg_put(msg, 0, 0, &wc_genl_family, 0,
+				 WORMCAST_CMD_FAULT_ADD) :
+		     genlmsg_put(msg, 0, 0, &wc_genl_family, 0,
+				 WORMCAST_CMD_FAULT_DEL);
+	if (!hdr ||
+	    nla_put_u32(msg, WORMCAST_A_FABRIC_ID, f->id) ||
+	    wc_put_fabric_dev(msg, f, dev_net(f->dev)) ||
+	    wc_put_fault(msg, fl)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&wc_genl_family, dev_net(f->dev), msg, 0,
+				WC_MCGRP_EVENTS, GFP_KERNEL);
+}
+
+/* The FAULT nest of a request, checked for its kind. */
+static int wc_genl_parse_fault(struct genl_info *info, struct wc_fault *fl)
+{
+	struct nlattr *tb[WORMCAST_FAULT_MAX + 1];
+	struct nlattr *a = info->attrs[WORMCAST_A_FAULT];
+	int err;
+
+	if (!a) {
+		NL_SET_ERR_MSG(info->extack, "a fault (WORMCAST_A_FAULT) is required");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, WORMCAST_FAULT_MAX, a, wc_fault_policy,
+			       info->extack);
+	if (err)
+		return err;
+	if (!tb[WORMCAST_FAULT_KIND] || !tb[WORMCAST_FAULT_NODE]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a, "a fault needs a kind and a node");
+		return -EINVAL;
+	}
+	fl->node = nla_get_u32(tb[WORMCAST_FAULT_KIND]) ==
+		   WORMCAST_FAULT_KIND_NODE;
+	fl->a = nla_get_u32(tb[WORMCAST_FAULT_NODE]);
+	fl->b = 0;
+	if (fl->node && tb[WORMCAST_FAULT_PEER]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[WORMCAST_FAULT_PEER],
+				    "a node fault has no peer");
+		return -EINVAL;
+	}
+	if (!fl->node) {
+		if (!tb[WORMCAST_FAULT_PEER]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "a link fault needs its peer node");
+			return -EINVAL;
+		}
+		fl->b = nla_get_u32(tb[WORMCAST_FAULT_PEER]);
+	}
+	return 0;
+}
+
+/* FAULT_ADD (@down) and FAULT_DEL. */
+static int wc_genl_fault_change(struct sk_buff *skb, struct genl_info *info,
+				bool down)
+{
+	struct wc_fabric *f;
+	struct wc_fault fl;
+	int err;
+
+	err = wc_genl_parse_fault(info, &fl);
+	if (err)
+		return err;
+	rtnl_lock();
+	f = wc_genl_find_writable(skb, info);
+	if (IS_ERR(f)) {
+		err = PTR_ERR(f);
+		goto out;
+	}
+	err = wc_fabric_fault(f, fl.node, fl.a, fl.b, down, info->extack);
+	if (err) {
+		NL_SET_BAD_ATTR(info->extack, info->attrs[WORMCAST_A_FAULT]);
+		goto out;
+	}
+	if (!fl.node && fl.a > fl.b)
+		swap(fl.a, fl.b);	/* as FAULT_GET lists it */
+	wc_genl_notify_fault(f, down, &fl);
+out:
+	rtnl_unlock();
+	return err;
+}
+
+static int wc_genl_fault_add(struct sk_buff *skb, struct genl_info *info)
+{
+	return wc_genl_fault_change(skb, info, true);
+}
+
+static int wc_genl_fault_del(struct sk_buff *skb, struct genl_info *info)
+{
+	return wc_genl_fault_change(skb, info, false);
+}
+
+#define WC_FAULTS_PER_MSG	32
+
+/*
+ * FAULT_GET dump of one fabric: its faults (links, then nodes), as many
+ * per message as fit, each message with the fabric's identity;
+ * cb->args[0] is the next fault.  Readable where FABRIC_GET is.
+ */
+static int wc_genl_fault_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct net *net = sock_net(skb->sk);
+	struct wc_fault fl[WC_FAULTS_PER_MSG];
+	struct nlattr *faults;
+	struct wc_fabric *f;
+	u32 i, n, added = 0;
+	void *hdr;
+	int err = 0;
+
+	if (!info->attrs[WORMCAST_A_FABRIC_IFINDEX] &&
+	    !info->attrs[WORMCAST_A_FABRIC_NAME]) {
+		NL_SET_ERR_MSG(cb->extack, "fabric ifindex or name is required");
+		return -EINVAL;
+	}
+	rtnl_lock();
+	f = wc_genl_find(net, info->attrs, cb->extack);
+	if (IS_ERR(f)) {
+		err = PTR_ERR(f);
+		goto out;
+	}
+	cb->seq = wc_fabrics_gen;
+	n = wc_fabric_faults(f, cb->args[0], fl, ARRAY_SIZE(fl));
+	if (!n && cb->args[1])
+		goto out;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &wc_genl_family, NLM_F_MULTI, WORMCAST_CMD_FAULT_GET);
+	if (!hdr)
+		goto out;
+	if (wc_put_identity(skb, f, net))
+		goto cancel;
+	faults = nla_nest_start(skb, WORMCAST_A_FAULTS);
+	if (!faults)
+		goto cancel;
+	for (i = 0; i < n; i++) {
+		if (wc_put_fault(skb, &fl[i]))
+			break;
+		added++;
+	}
+	if (!added && n) {
+		nla_nest_cancel(skb, faults);
+		goto cancel;
+	}
+	nla_nest_end(skb, faults);
+	genlmsg_end(skb, hdr);
+	nl_dump_check_consistent(cb, nlmsg_hdr(skb));
+	cb->args[0] += added;
+	cb->args[1] = 1;	/* one message even with no fault */
+	goto out;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	err = skb->len ? 0 : -EMSGSIZE;
+out:
+	rtnl_unlock();
+	return err ? err : skb->len;
+}
+
 /* ------------------------------------------------------------ events */
 
 /* Notify the "events" group in the fabric's netns (RTNL held). */
@@ -1028,6 +1233,20 @@ static const struct genl_small_ops wc_genl_ops[] = {
 	{
 		.cmd = WORMCAST_CMD_LINKS_GET,
 		.dumpit = wc_genl_links_dump,
+	},
+	{
+		.cmd = WORMCAST_CMD_FAULT_ADD,
+		.doit = wc_genl_fault_add,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = WORMCAST_CMD_FAULT_DEL,
+		.doit = wc_genl_fault_del,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = WORMCAST_CMD_FAULT_GET,
+		.dumpit = wc_genl_fault_dump,
 	},
 };
 

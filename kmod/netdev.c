@@ -97,7 +97,9 @@ static int wc_node_open(struct net_device *dev)
 {
 	struct wc_node *node = wc_priv(dev)->node;
 
-	netif_carrier_on(dev);
+	/* a failed node (a live fault) keeps its carrier off */
+	if (!wc_fabric_node_failed(node->fabric, node->id))
+		netif_carrier_on(dev);
 	netif_start_queue(dev);
 	/* __dev_open() calls ndo_set_rx_mode right after this */
 	wc_mcindex_set_up(node->fabric->mc, node->id, true);

@@ -85,6 +85,9 @@ struct wc_engine {
 	u64 *phys_last;			/* last cycle a flit crossed, per physical channel */
 	u64 *phys_busy;			/* cycles with a flit, per physical channel */
 	u64 *phys_blocked;		/* header-cycles refused, per physical channel */
+	u8 *link_down;			/* per physical channel: its link failed */
+	u8 *node_down;			/* per node: failed */
+	u32 nlink_faults, nnode_faults;
 
 	struct wc_worm *worms;
 	struct wc_worm *free_worms;
@@ -231,6 +234,8 @@ struct wc_engine *wc_engine_create(const struct wc_topo *topo,
 	e->phys_last = wc_calloc(e->nphys, sizeof(*e->phys_last));
 	e->phys_busy = wc_calloc(e->nphys, sizeof(*e->phys_busy));
 	e->phys_blocked = wc_calloc(e->nphys, sizeof(*e->phys_blocked));
+	e->link_down = wc_calloc(e->nphys, sizeof(*e->link_down));
+	e->node_down = wc_calloc(e->nnodes, sizeof(*e->node_down));
 	/*
 	 * Every live worm holds an injection or network channel (a
 	 * consumption channel is released no later than the channel that
@@ -244,7 +249,8 @@ struct wc_engine *wc_engine_create(const struct wc_topo *topo,
 	e->src_listed = wc_calloc(e->nnodes, sizeof(*e->src_listed));
 	e->nstats = wc_calloc(e->nnodes, sizeof(*e->nstats));
 	if (!e->nbr || !e->chan || !e->ring || !e->phys_last ||
-	    !e->phys_busy || !e->phys_blocked || !e->worms || !e->q_head || !e->q_tail ||
+	    !e->phys_busy || !e->phys_blocked || !e->link_down ||
+	    !e->node_down || !e->worms || !e->q_head || !e->q_tail ||
 	    !e->backlog || !e->src_next || !e->src_listed || !e->nstats) {
 		wc_engine_destroy(e);
 		return NULL;
@@ -304,6 +310,8 @@ void wc_engine_destroy(struct wc_engine *e)
 	wc_free(e->phys_last);
 	wc_free(e->phys_busy);
 	wc_free(e->phys_blocked);
+	wc_free(e->link_down);
+	wc_free(e->node_down);
 	wc_free(e->worms);
 	wc_free(e->q_head);
 	wc_free(e->q_tail);
@@ -337,6 +345,9 @@ void wc_engine_submit(struct wc_engine *e, struct wc_msg *m)
 	m->t_submit = e->now;
 	m->next_dst = 0;
 	m->worms_live = 0;
+	m->ndelivered = 0;
+	m->fault_lost = 0;
+	m->faulted = false;
 	m->planned = false;
 	m->queued = true;
 	if (e->q_tail[s])
@@ -405,8 +416,13 @@ static void msg_pop(struct wc_engine *e, u32 s)
 
 static void msg_maybe_done(struct wc_engine *e, struct wc_msg *m)
 {
-	if (m->planned && !m->worms_live && !m->queued)
-		e->ops->msg_done(e->priv, m);
+	if (!m->planned || m->worms_live || m->queued)
+		return;
+	if (m->faulted) {
+		m->fault_lost = m->ndsts - min_t(u32, m->ndelivered, m->ndsts);
+		e->stats.fault_drops += m->fault_lost;
+	}
+	e->ops->msg_done(e->priv, m);
 }
 
 /* ------------------------------------------------------------ worms */
@@ -636,6 +652,8 @@ static void deliver(struct wc_engine *e, struct wc_chan *c)
 
 	if (m->trace)
 		trace_dst(e, m->trace, c);
+	if (wc_msg_has_dst(e, m, c->node))
+		m->ndelivered++;
 	e->nstats[c->node].worms_consumed++;
 	e->stats.worms_done++;
 	e->stats.latency_sum += lat;
@@ -838,6 +856,44 @@ static void blocked_on(struct wc_engine *e, u32 node,
 	}
 }
 
+/* Is the network channel leaving @node by @port failed? */
+static inline bool port_down(const struct wc_engine *e, u32 node, u32 port)
+{
+	u32 p = node * e->nports + port;
+
+	return e->link_down[p] || e->node_down[e->nbr[p]];
+}
+
+/*
+ * Drop from @req the outputs a fault forbids: every output at a failed
+ * router, a network output over a failed link or into a failed node.
+ * Their branches are absorbed: the header's channel no longer feeds them,
+ * so a decision left with no output drains into nothing, one flit per
+ * cycle, like a consumption channel that delivers nothing.  Returns the
+ * number of outputs dropped.
+ */
+static u32 fault_filter(const struct wc_engine *e, u32 node,
+			struct wc_route_req *req)
+{
+	u32 i, n = 0, nout = req->nout;
+
+	if (!e->nlink_faults && !e->nnode_faults)
+		return 0;
+	if (e->node_down[node]) {
+		req->nout = 0;
+		return nout;
+	}
+	for (i = 0; i < nout; i++) {
+		const struct wc_route_out *o = &req->out[i];
+
+		if (!o->consume && port_down(e, node, o->port))
+			continue;
+		req->out[n++] = *o;
+	}
+	req->nout = n;
+	return nout - n;
+}
+
 /*
  * Route the header waiting in the downstream buffer of @c, reserving all
  * requested outputs or none, and send the header flit into them.
@@ -859,7 +915,7 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 	struct wc_chan *got[WC_MAX_OUTPUTS];
 	struct wc_route_req req;
 	bool net = false;
-	u32 i;
+	u32 i, cut;
 	int err;
 
 	if (c->left != 0 || c->sent == 0 || !flit_ready(e, c, 0))
@@ -889,6 +945,7 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 			c->decided = true;
 		}
 	}
+	cut = fault_filter(e, c->node, &req);
 	for (i = 0; i < req.nout; i++)
 		if (!req.out[i].consume)
 			net = true;
@@ -907,7 +964,11 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 			return;
 		}
 	}
-	if (e->algo->routed)
+	if (cut) {
+		w->msg->faulted = true;
+		e->stats.fault_absorbed++;
+	}
+	if (e->algo->routed && req.nout)
 		e->algo->routed(&ctx, w->words + c->hdr_off, c->hdr_len, &req);
 	for (i = 0; i < req.nout; i++) {
 		const struct wc_route_out *o = &req.out[i];
@@ -1043,6 +1104,104 @@ u32 wc_engine_flush(struct wc_engine *e)
 	return n;
 }
 
+/* ------------------------------------------------------------ faults */
+
+static int fault_flip(u8 *flag, bool down)
+{
+	if (!!*flag == down)
+		return down ? -EEXIST : -ENOENT;
+	*flag = down;
+	return 0;
+}
+
+bool wc_engine_link_failed(const struct wc_engine *e, u32 a, u32 b)
+{
+	u32 port;
+
+	if (a >= e->nnodes || b >= e->nnodes)
+		return false;
+	for (port = 0; port < e->nports; port++)
+		if (e->nbr[a * e->nports + port] == b)
+			return e->link_down[a * e->nports + port];
+	return false;
+}
+
+int wc_engine_fault_link(struct wc_engine *e, u32 a, u32 b, bool down,
+			 const char **why)
+{
+	u32 port, n, x, y;
+
+	if (a >= e->nnodes || b >= e->nnodes)
+		return bad(why, "link end is not a node of the fabric");
+	if (wc_topo_port_to(&e->topo, a, b) == WC_NO_PORT)
+		return bad(why, "the two nodes are not adjacent");
+	if (wc_engine_link_failed(e, a, b) == down)
+		return down ? -EEXIST : -ENOENT;
+	/* every channel between a and b, both ways (a 2-ring has two) */
+	for (n = 0; n < 2; n++) {
+		x = n ? b : a;
+		y = n ? a : b;
+		for (port = 0; port < e->nports; port++)
+			if (e->nbr[x * e->nports + port] == y)
+				e->link_down[x * e->nports + port] = down;
+	}
+	if (down)
+		e->nlink_faults++;
+	else
+		e->nlink_faults--;
+	return 0;
+}
+
+bool wc_engine_node_failed(const struct wc_engine *e, u32 n)
+{
+	return n < e->nnodes && e->node_down[n];
+}
+
+int wc_engine_fault_node(struct wc_engine *e, u32 n, bool down,
+			 const char **why)
+{
+	int err;
+
+	if (n >= e->nnodes)
+		return bad(why, "node out of range");
+	err = fault_flip(&e->node_down[n], down);
+	if (err)
+		return err;
+	if (down)
+		e->nnode_faults++;
+	else
+		e->nnode_faults--;
+	return 0;
+}
+
+u32 wc_engine_nfaults(const struct wc_engine *e)
+{
+	return e->nlink_faults + e->nnode_faults;
+}
+
+u32 wc_engine_faults(const struct wc_engine *e, u32 skip,
+		     struct wc_fault *out, u32 max)
+{
+	u32 a, port, b, seen = 0, n = 0;
+
+	for (a = 0; a < e->nnodes && n < max; a++) {
+		for (port = 0; port < e->nports && n < max; port++) {
+			b = e->nbr[a * e->nports + port];
+			/* one entry per link: from its smaller end, first port */
+			if (b == WC_NO_NODE || b <= a ||
+			    !e->link_down[a * e->nports + port] ||
+			    wc_topo_port_to(&e->topo, a, b) != port)
+				continue;
+			if (seen++ >= skip)
+				out[n++] = (struct wc_fault){ false, a, b };
+		}
+	}
+	for (a = 0; a < e->nnodes && n < max; a++)
+		if (e->node_down[a] && seen++ >= skip)
+			out[n++] = (struct wc_fault){ true, a, 0 };
+	return n;
+}
+
 /* ------------------------------------------------------------ stats */
 
 void wc_engine_get_stats(const struct wc_engine *e, struct wc_engine_stats *s)
@@ -1055,12 +1214,14 @@ size_t wc_engine_mem(const struct wc_engine *e)
 {
 	return sizeof(*e) +
 	       e->nphys * (sizeof(*e->nbr) + sizeof(*e->phys_last) +
-			   sizeof(*e->phys_busy) + sizeof(*e->phys_blocked)) +
+			   sizeof(*e->phys_busy) + sizeof(*e->phys_blocked) +
+			   sizeof(*e->link_down)) +
 	       e->nchan * (sizeof(*e->chan) + e->p.buf_flits * sizeof(*e->ring)) +
 	       e->cons_base * sizeof(*e->worms) +
 	       e->nnodes * (sizeof(*e->q_head) + sizeof(*e->q_tail) +
 			    sizeof(*e->backlog) + sizeof(*e->src_next) +
-			    sizeof(*e->src_listed) + sizeof(*e->nstats));
+			    sizeof(*e->src_listed) + sizeof(*e->nstats) +
+			    sizeof(*e->node_down));
 }
 
 void wc_engine_node_stats(const struct wc_engine *e, u32 node,

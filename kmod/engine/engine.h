@@ -102,6 +102,14 @@ struct wc_msg {
 	u64 t_submit;
 	u32 next_dst;		/* planner cursor */
 	u32 worms_live;
+	u32 ndelivered;		/* destinations consumed (stray copies excluded) */
+	/*
+	 * Set before msg_done: destinations not reached because a branch of
+	 * the message was absorbed by a fault (Documentation/engine.rst,
+	 * "Faults"), 0 otherwise.
+	 */
+	u32 fault_lost;
+	bool faulted;		/* a branch was absorbed by a fault */
 	bool planned;		/* every worm of the message has been created */
 	bool queued;		/* still in its source's queue */
 	u32 dstmap[];		/* bitmap of destination nodes */
@@ -259,6 +267,8 @@ struct wc_engine_stats {
 	u64 blocked_cycles;	/* header-cycles waiting for an output */
 	u64 deadlocks;		/* watchdog reports */
 	u64 route_errors;
+	u64 fault_absorbed;	/* worm branches absorbed at a fault */
+	u64 fault_drops;	/* destinations not reached because of a fault */
 };
 
 struct wc_engine *wc_engine_create(const struct wc_topo *topo,
@@ -339,6 +349,42 @@ u64 wc_engine_channel_blocked(const struct wc_engine *e, u32 node, u32 port);
  * number of blocked headers.
  */
 u32 wc_engine_dump_waits(const struct wc_engine *e, char *buf, size_t len);
+
+/*
+ * Live faults (Documentation/engine.rst, "Faults").  A failed link is both
+ * directions of every channel between two adjacent nodes; a failed node is
+ * every channel into and out of it plus its router.  A fault takes effect
+ * at the next header reservation: a worm that already holds a failed
+ * channel drains through it, a header that would need one (or stands at a
+ * failed router) is absorbed there, and the destinations its message did
+ * not reach are counted in wc_msg.fault_lost and stats.fault_drops.
+ *
+ * wc_engine_fault_link() and wc_engine_fault_node() set (@down) or clear a
+ * fault: 0, -EINVAL (*why set: not adjacent, out of range), -EEXIST (already
+ * failed) or -ENOENT (not failed).  Serialised with wc_engine_run() like
+ * every other call.
+ */
+int wc_engine_fault_link(struct wc_engine *e, u32 a, u32 b, bool down,
+			 const char **why);
+int wc_engine_fault_node(struct wc_engine *e, u32 n, bool down,
+			 const char **why);
+bool wc_engine_link_failed(const struct wc_engine *e, u32 a, u32 b);
+bool wc_engine_node_failed(const struct wc_engine *e, u32 n);
+
+/* One fault: a link (a < b) or a node (a; b unused). */
+struct wc_fault {
+	bool node;
+	u32 a, b;
+};
+
+/*
+ * Faults from the @skip-th on (links by increasing a then b, then nodes by
+ * id) into @out, at most @max.  Returns how many were written; the total
+ * is wc_engine_nfaults().
+ */
+u32 wc_engine_faults(const struct wc_engine *e, u32 skip,
+		     struct wc_fault *out, u32 max);
+u32 wc_engine_nfaults(const struct wc_engine *e);
 
 /* Built-in algorithm: see route_builtin.c. */
 extern const struct wc_algo wc_algo_unicast_based;

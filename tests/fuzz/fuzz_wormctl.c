@@ -51,6 +51,27 @@ static void check_accepted(const struct wormctl_cmdline *c, int argc,
 		FUZZ_CHECK(c->plan_argc >= 0 && c->plan_argv + c->plan_argc ==
 			   argv + argc, "plan words");
 		return;
+	case WCMD_FAULT_CHANGE:
+	case WCMD_FAULT_SHOW:
+	case WCMD_FAULT_RANDOM:
+		FUZZ_CHECK(c->dev && *c->dev && strlen(c->dev) < IFNAMSIZ,
+			   "fault without a device");
+		FUZZ_CHECK(c->cmd != WCMD_FAULT_CHANGE || c->fault_node ||
+			   c->fault_a != c->fault_b, "link %u %u", c->fault_a,
+			   c->fault_b);
+		FUZZ_CHECK(c->cmd != WCMD_FAULT_RANDOM ||
+			   (c->mtbf_ms >= 1 && c->mtbf_ms <= WC_FAULT_RANDOM_MAX_MS &&
+			    c->mttr_ms >= 1 && c->mttr_ms <= WC_FAULT_RANDOM_MAX_MS &&
+			    c->duration_s >= 1 &&
+			    c->duration_s <= WC_FAULT_RANDOM_MAX_S &&
+			    c->seed <= UINT32_MAX &&
+			    c->fault_kinds >= WC_FAULTS_LINKS &&
+			    c->fault_kinds <= WC_FAULTS_ANY),
+			   "fault random parameters");
+		return;
+	case WCMD_MONITOR:
+		FUZZ_CHECK(!c->dev, "monitor with a device");
+		return;
 	}
 	FUZZ_CHECK(0, "command %d", (int)c->cmd);
 }
@@ -58,6 +79,8 @@ static void check_accepted(const struct wormctl_cmdline *c, int argc,
 static void check_round_trip(const struct wormctl_cmdline *c)
 {
 	char *argv[8 + MAX_WORDS], cyc[12], wd[12], node[24], err[256];
+	char fa[12], fb[12], mtbf[12], mttr[12], dur[12], seed[24];
+	static const char *const kinds[] = { "", "link", "node", "any" };
 	struct wormctl_cmdline d;
 	int argc = 0, i;
 
@@ -121,6 +144,44 @@ static void check_round_trip(const struct wormctl_cmdline *c)
 		for (i = 0; i < c->plan_argc; i++)
 			argv[argc++] = c->plan_argv[i];
 		break;
+	case WCMD_FAULT_CHANGE:
+		argv[argc++] = "fault";
+		argv[argc++] = c->fault_del ? "del" : "add";
+		argv[argc++] = (char *)c->dev;
+		snprintf(fa, sizeof(fa), "%u", c->fault_a);
+		snprintf(fb, sizeof(fb), "%u", c->fault_b);
+		argv[argc++] = c->fault_node ? "node" : "link";
+		argv[argc++] = fa;
+		if (!c->fault_node)
+			argv[argc++] = fb;
+		break;
+	case WCMD_FAULT_SHOW:
+		argv[argc++] = "fault";
+		argv[argc++] = "show";
+		argv[argc++] = (char *)c->dev;
+		break;
+	case WCMD_FAULT_RANDOM:
+		argv[argc++] = "fault";
+		argv[argc++] = "random";
+		argv[argc++] = (char *)c->dev;
+		snprintf(mtbf, sizeof(mtbf), "%u", c->mtbf_ms);
+		snprintf(mttr, sizeof(mttr), "%u", c->mttr_ms);
+		snprintf(dur, sizeof(dur), "%u", c->duration_s);
+		snprintf(seed, sizeof(seed), "%llu", (unsigned long long)c->seed);
+		argv[argc++] = "--mttr";
+		argv[argc++] = mttr;
+		argv[argc++] = "--kind";
+		argv[argc++] = (char *)kinds[c->fault_kinds & 3];
+		argv[argc++] = "--seed";
+		argv[argc++] = seed;
+		argv[argc++] = "--duration";
+		argv[argc++] = dur;
+		argv[argc++] = "--mtbf";
+		argv[argc++] = mtbf;
+		break;
+	case WCMD_MONITOR:
+		argv[argc++] = "monitor";
+		break;
 	}
 	FUZZ_CHECK(!wormctl_parse_cmdline(argc, argv, &d, err, sizeof(err)),
 		   "canonical form refused: %s", err);
@@ -135,6 +196,11 @@ static void check_round_trip(const struct wormctl_cmdline *c)
 		   d.set_multicast == c->set_multicast &&
 		   d.multicast == c->multicast && d.node == c->node &&
 		   d.links == c->links &&
+		   d.fault_del == c->fault_del &&
+		   d.fault_node == c->fault_node && d.fault_a == c->fault_a &&
+		   d.fault_b == c->fault_b && d.mtbf_ms == c->mtbf_ms &&
+		   d.mttr_ms == c->mttr_ms && d.duration_s == c->duration_s &&
+		   d.seed == c->seed && d.fault_kinds == c->fault_kinds &&
 		   d.plan_argc == c->plan_argc,
 		   "canonical form parses differently");
 	for (i = 0; i < c->plan_argc; i++)

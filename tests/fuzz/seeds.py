@@ -203,3 +203,28 @@ for labels in (snake, [1, 0] + snake[2:]):
     body = struct.pack("=4I", 5, 9, 0, 0) + struct.pack("=9I", *labels)
     seeds.append(bytes([0, 1, len(body)]) + body)
 write("labels", seeds)
+
+# ---- fuzz_wormctl, the fault and monitor commands: their own generator and
+# file names (corpus/wormctl/fault-NN), so the seeds above stay as they were
+FAULTS = [
+    ["fault", "add", "wc0", "link", "0", "1"],
+    ["fault", "del", "wc0", "node", "5"],
+    ["fault", "add", "wc0", "link", "3", "3"],
+    ["fault", "add", "wc0", "link", "3"],
+    ["fault", "show", "wc0", "-j"], ["fault", "wc0"], ["fault"],
+    ["fault", "random", "wc0", "--mtbf", "300", "--mttr", "200",
+     "--seed", "7", "--duration", "5", "--kind", "any"],
+    ["fault", "random", "wc0", "--mtbf", "0", "--mttr", "1"],
+    ["fault", "random", "wc0", "--kind", "edge"],
+    ["monitor"], ["monitor", "wc0"], ["-j", "fault", "help"],
+]
+frng = random.Random(13)
+d = os.path.join(HERE, "corpus", "wormctl")
+for f in os.listdir(d):
+    if f.startswith("fault-"):
+        os.unlink(os.path.join(d, f))
+for i, w in enumerate(FAULTS):
+    nums = bytes(frng.randrange(256) for _ in range(frng.randrange(4, 24)))
+    hdr = bytes([frng.choice([0, 1, 16, 255]), len(nums)]) + nums
+    with open(os.path.join(d, "fault-%02d" % i), "wb") as f:
+        f.write(words(*w, prefix=hdr))

@@ -533,14 +533,14 @@ static void test_names(void)
 		CNT(DROP_NOMEM), CNT(DROP_FABRIC_DOWN), CNT(DROP_BAD_FRAME),
 		CNT(DROP_RX_ERROR), CNT(DROP_ROUTE_ERROR), CNT(DROP_NOT_A_NODE),
 		CNT(RX_FILTER_FALLBACK), CNT(DROP_DEADLOCK),
-		CNT(TABLE_FALLBACK), CNT(DROP_STRAY),
+		CNT(TABLE_FALLBACK), CNT(DROP_STRAY), CNT(FAULT_DROPS),
 	};
 	static const struct { int v; const char *suffix; } eng[] = {
 		ENG(CYCLES), ENG(WORMS_IN_FLIGHT), ENG(FLIT_HOPS),
 		ENG(WORMS_DONE), ENG(LATENCY_SUM), ENG(LATENCY_MAX),
 		ENG(BLOCKED_CYCLES), ENG(DEADLOCKS), ENG(HOPS_SUM),
 		ENG(ROUTE_ERRORS),
-		ENG(MEM_BYTES),
+		ENG(MEM_BYTES), ENG(FAULT_ABSORBED), ENG(FAULT_DROPS),
 	};
 	size_t i;
 	int v, good;
@@ -570,6 +570,47 @@ static void test_names(void)
 		if (!same_name(wc_engine_stat_names[eng[i].v], eng[i].suffix))
 			good = 0;
 	ok(good, "engine statistic names are the enum names in lower case");
+}
+
+static void test_fault_args(void)
+{
+	struct wormctl_cmdline c;
+
+	ok(PARSE(&c, "fault", "add", "wc", "link", "3", "4") == 0 &&
+	   c.cmd == WCMD_FAULT_CHANGE && !c.fault_del && !c.fault_node &&
+	   c.fault_a == 3 && c.fault_b == 4 && !strcmp(c.dev, "wc"),
+	   "fault add wc link 3 4");
+	ok(PARSE(&c, "fault", "del", "wc", "node", "7") == 0 &&
+	   c.cmd == WCMD_FAULT_CHANGE && c.fault_del && c.fault_node &&
+	   c.fault_a == 7, "fault del wc node 7");
+	ok(PARSE(&c, "fault", "add", "wc", "link", "3") == -1 &&
+	   strstr(err, "link A B"), "link with one end refused (%s)", err);
+	ok(PARSE(&c, "fault", "add", "wc", "link", "3", "3") == -1 &&
+	   strstr(err, "two different"), "link 3 3 refused (%s)", err);
+	ok(PARSE(&c, "fault", "add", "wc", "node", "x") == -1 &&
+	   strstr(err, "node id"), "node x refused (%s)", err);
+	ok(PARSE(&c, "fault", "add", "wc", "edge", "1") == -1,
+	   "fault add wc edge refused");
+	ok(PARSE(&c, "fault", "add") == -1 && strstr(err, "DEV"),
+	   "fault add without DEV refused (%s)", err);
+	ok(PARSE(&c, "fault", "wc", "-j") == 0 && c.cmd == WCMD_FAULT_SHOW &&
+	   c.opts.json && !strcmp(c.dev, "wc"), "fault wc -j: show");
+	ok(PARSE(&c, "fault", "show") == -1, "fault show without DEV refused");
+	ok(PARSE(&c, "fault", "random", "wc", "--mtbf", "300", "--mttr",
+		 "150") == 0 && c.cmd == WCMD_FAULT_RANDOM && c.mtbf_ms == 300 &&
+	   c.mttr_ms == 150 && c.seed == WC_FAULT_RANDOM_SEED &&
+	   c.duration_s == WC_FAULT_RANDOM_DURATION &&
+	   c.fault_kinds == WC_FAULTS_LINKS, "fault random: defaults");
+	ok(PARSE(&c, "fault", "random", "wc", "--kind", "any", "--seed", "9",
+		 "--duration", "2", "--mttr", "5", "--mtbf", "6") == 0 &&
+	   c.fault_kinds == WC_FAULTS_ANY && c.seed == 9 && c.duration_s == 2,
+	   "fault random: every option");
+	ok(PARSE(&c, "fault", "random", "wc", "--mtbf", "300") == -1 &&
+	   strstr(err, "required"), "fault random without --mttr (%s)", err);
+	ok(PARSE(&c, "fault", "random", "wc", "--mtbf", "0", "--mttr", "1") ==
+	   -1 && strstr(err, "--mtbf"), "--mtbf 0 refused (%s)", err);
+	ok(PARSE(&c, "monitor") == 0 && c.cmd == WCMD_MONITOR, "monitor");
+	ok(PARSE(&c, "monitor", "wc") == -1, "monitor wc refused");
 }
 
 static void test_args(void)
@@ -1208,6 +1249,7 @@ int main(void)
 	test_show_links();
 	test_names();
 	test_args();
+	test_fault_args();
 	test_table_decode();
 	test_labels_decode();
 	test_table_bytes();

@@ -19,6 +19,11 @@ const char wormctl_usage[] =
 	"             stats DEV [ node N | total | --links ] |\n"
 	"             table [ show ] DEV |\n"
 	"             plan STRUCTURE ... |\n"
+	"             fault { add | del } DEV { link A B | node N } |\n"
+	"             fault [ show ] DEV |\n"
+	"             fault random DEV --mtbf MS --mttr MS [ --seed S ]\n"
+	"                          [ --duration S ] [ --kind link|node|any ] |\n"
+	"             monitor |\n"
 	"             help }\n"
 	"OPTIONS := { -j[son] | -p[retty] | -v[erbose] | -V[ersion] | -h[elp] }\n"
 	"\n"
@@ -34,6 +39,11 @@ const char wormctl_usage[] =
 	"                (-v: every node's parent port in every tree)\n"
 	"  plan          offline: compute and show routing structures\n"
 	"                (no kernel needed; see Documentation/tools.rst)\n"
+	"  fault         fail (add) or repair (del) a link or a node of a\n"
+	"                running fabric (needs CAP_NET_ADMIN), list the faults,\n"
+	"                or run a seeded random fault process (exponential\n"
+	"                times to failure and to repair, in milliseconds)\n"
+	"  monitor       print the wormcast events (fabrics, tables, faults)\n"
 	"  -j, -p        JSON output (an array of objects, as ip -j), indented\n";
 
 static bool is_help(const char *s)
@@ -298,6 +308,153 @@ static int parse_table(int argc, char **argv, struct wormctl_cmdline *c,
 	return 0;
 }
 
+/* A decimal u32 in [@min, @max] for "fault" option @name. */
+static int fault_u32(const char *name, const char *s, uint32_t min,
+		     uint32_t max, uint32_t *v, char *err, size_t errlen)
+{
+	if (!s)
+		return wc_fail(err, errlen, "fault: %s needs a value", name);
+	if (wc_parse_u32(s, v) || *v < min || *v > max)
+		return wc_fail(err, errlen,
+			    "fault: invalid %s \"%s\": expected %u to %u",
+			    name, s, min, max);
+	return 0;
+}
+
+/* fault add | del DEV { link A B | node N } */
+static int parse_fault_change(int argc, char **argv,
+			      struct wormctl_cmdline *c, char *err,
+			      size_t errlen)
+{
+	const char *what = c->fault_del ? "fault del" : "fault add";
+
+	c->cmd = WCMD_FAULT_CHANGE;
+	if (argc < 1)
+		return wc_fail(err, errlen, "%s: DEV is missing", what);
+	c->dev = argv[0];
+	if (check_dev(c->dev, err, errlen))
+		return -1;
+	if (argc >= 2 && !strcmp(argv[1], "node")) {
+		if (argc != 3)
+			return wc_fail(err, errlen, "%s: expected node N", what);
+		c->fault_node = true;
+		if (wc_parse_u32(argv[2], &c->fault_a))
+			return wc_fail(err, errlen,
+				    "%s: invalid node \"%s\": expected a node id",
+				    what, argv[2]);
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "link")) {
+		if (argc != 4)
+			return wc_fail(err, errlen, "%s: expected link A B", what);
+		if (wc_parse_u32(argv[2], &c->fault_a) ||
+		    wc_parse_u32(argv[3], &c->fault_b))
+			return wc_fail(err, errlen,
+				    "%s: invalid link \"%s %s\": expected two node ids",
+				    what, argv[2], argv[3]);
+		if (c->fault_a == c->fault_b)
+			return wc_fail(err, errlen,
+				    "%s: a link joins two different nodes", what);
+		return 0;
+	}
+	return wc_fail(err, errlen, "%s: expected link A B or node N", what);
+}
+
+/* fault random DEV --mtbf MS --mttr MS [--seed S] [--duration S] [--kind K] */
+static int parse_fault_random(int argc, char **argv,
+			      struct wormctl_cmdline *c, char *err,
+			      size_t errlen)
+{
+	uint32_t seed;
+	int i;
+
+	c->cmd = WCMD_FAULT_RANDOM;
+	c->seed = WC_FAULT_RANDOM_SEED;
+	c->duration_s = WC_FAULT_RANDOM_DURATION;
+	c->fault_kinds = WC_FAULTS_LINKS;
+	if (argc < 1 || argv[0][0] == '-')
+		return wc_fail(err, errlen, "fault random: DEV is missing");
+	c->dev = argv[0];
+	if (check_dev(c->dev, err, errlen))
+		return -1;
+	for (i = 1; i < argc; i += 2) {
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(argv[i], "--mtbf")) {
+			if (fault_u32("--mtbf", v, 1, WC_FAULT_RANDOM_MAX_MS,
+				      &c->mtbf_ms, err, errlen))
+				return -1;
+		} else if (!strcmp(argv[i], "--mttr")) {
+			if (fault_u32("--mttr", v, 1, WC_FAULT_RANDOM_MAX_MS,
+				      &c->mttr_ms, err, errlen))
+				return -1;
+		} else if (!strcmp(argv[i], "--duration")) {
+			if (fault_u32("--duration", v, 1, WC_FAULT_RANDOM_MAX_S,
+				      &c->duration_s, err, errlen))
+				return -1;
+		} else if (!strcmp(argv[i], "--seed")) {
+			if (fault_u32("--seed", v, 0, UINT32_MAX, &seed, err,
+				      errlen))
+				return -1;
+			c->seed = seed;
+		} else if (!strcmp(argv[i], "--kind")) {
+			if (v && !strcmp(v, "link"))
+				c->fault_kinds = WC_FAULTS_LINKS;
+			else if (v && !strcmp(v, "node"))
+				c->fault_kinds = WC_FAULTS_NODES;
+			else if (v && !strcmp(v, "any"))
+				c->fault_kinds = WC_FAULTS_ANY;
+			else
+				return wc_fail(err, errlen,
+					    "fault random: --kind is link, node or any");
+		} else {
+			return wc_fail(err, errlen,
+				    "fault random: unexpected \"%s\"", argv[i]);
+		}
+	}
+	if (!c->mtbf_ms || !c->mttr_ms)
+		return wc_fail(err, errlen,
+			    "fault random: --mtbf MS and --mttr MS are required");
+	return 0;
+}
+
+/* fault ...: add, del, random, or [show] DEV with options after it. */
+static int parse_fault(int argc, char **argv, struct wormctl_cmdline *c,
+		       char *err, size_t errlen)
+{
+	int i;
+
+	if (argc > 0 && (!strcmp(argv[0], "add") || !strcmp(argv[0], "del"))) {
+		c->fault_del = !strcmp(argv[0], "del");
+		return parse_fault_change(argc - 1, argv + 1, c, err, errlen);
+	}
+	if (argc > 0 && !strcmp(argv[0], "random"))
+		return parse_fault_random(argc - 1, argv + 1, c, err, errlen);
+	c->cmd = WCMD_FAULT_SHOW;
+	if (help_or_skip_show(&argc, &argv, c))
+		return 0;
+	for (i = 0; i < argc; i++) {
+		if (argv[i][0] == '-' && argv[i][1]) {
+			if (parse_option(argv[i], c, err, errlen))
+				return -1;
+			if (c->cmd != WCMD_FAULT_SHOW)
+				return wc_fail(err, errlen,
+					    "fault show: unexpected \"%s\"",
+					    argv[i]);
+			continue;
+		}
+		if (c->dev)
+			return wc_fail(err, errlen,
+				    "fault show: unexpected \"%s\"", argv[i]);
+		c->dev = argv[i];
+		if (check_dev(c->dev, err, errlen))
+			return -1;
+	}
+	if (!c->dev)
+		return wc_fail(err, errlen, "fault show: DEV is missing");
+	return 0;
+}
+
 int wormctl_parse_cmdline(int argc, char **argv, struct wormctl_cmdline *c,
 			  char *err, size_t errlen)
 {
@@ -335,6 +492,17 @@ int wormctl_parse_cmdline(int argc, char **argv, struct wormctl_cmdline *c,
 		return parse_stats(argc, argv, c, err, errlen);
 	if (!strcmp(cmd, "table"))
 		return parse_table(argc, argv, c, err, errlen);
+	if (!strcmp(cmd, "fault"))
+		return parse_fault(argc, argv, c, err, errlen);
+	if (!strcmp(cmd, "monitor")) {
+		c->cmd = WCMD_MONITOR;
+		if (argc > 0 && is_help(argv[0]))
+			c->cmd = WCMD_HELP;
+		else if (argc > 0)
+			return wc_fail(err, errlen, "monitor: unexpected \"%s\"",
+				    argv[0]);
+		return 0;
+	}
 	if (!strcmp(cmd, "plan")) {
 		c->cmd = WCMD_PLAN;
 		c->plan_argc = argc;

@@ -16,6 +16,22 @@ enum wormctl_cmd {
 	WCMD_STATS,
 	WCMD_TABLE_SHOW,
 	WCMD_PLAN,
+	WCMD_FAULT_CHANGE,	/* fault add | fault del */
+	WCMD_FAULT_SHOW,
+	WCMD_FAULT_RANDOM,
+	WCMD_MONITOR,
+};
+
+/* Defaults of "fault random". */
+#define WC_FAULT_RANDOM_SEED		1
+#define WC_FAULT_RANDOM_DURATION	10	/* seconds */
+#define WC_FAULT_RANDOM_MAX_MS		3600000u
+#define WC_FAULT_RANDOM_MAX_S		86400u
+
+enum wc_fault_kinds {
+	WC_FAULTS_LINKS = 1,
+	WC_FAULTS_NODES = 2,
+	WC_FAULTS_ANY = 3,
 };
 
 struct wormctl_cmdline {
@@ -30,6 +46,15 @@ struct wormctl_cmdline {
 	uint32_t multicast;	/* enum wormcast_mcast_scheme */
 	int64_t node;		/* stats: SHOW_ALL_NODES, SHOW_NO_NODES or id */
 	bool links;		/* stats --links: per-channel busy/blocked cycles */
+	/* fault add | del */
+	bool fault_del;		/* del, else add */
+	bool fault_node;	/* node A, else link A B */
+	uint32_t fault_a, fault_b;
+	/* fault random */
+	uint32_t mtbf_ms, mttr_ms;	/* mean times between failures, to repair */
+	uint32_t duration_s;
+	uint64_t seed;
+	uint32_t fault_kinds;	/* enum wc_fault_kinds */
 	int plan_argc;		/* plan: the words after "plan" */
 	char **plan_argv;
 };

@@ -176,6 +176,44 @@ static int decode_link(const struct nlattr *nest, struct wc_fabric_info *f)
 	return 0;
 }
 
+/* One WORMCAST_A_FAULT nest of WORMCAST_A_FAULTS (FAULT_GET). */
+static int decode_fault(const struct nlattr *nest, struct wc_fabric_info *f)
+{
+	struct wc_fault_info *v;
+	const struct nlattr *a;
+	uint32_t kind = 0, cap;
+
+	if (f->nfaults == f->fault_cap) {
+		cap = f->fault_cap ? 2 * f->fault_cap : 16;
+		v = realloc(f->faults, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		f->faults = v;
+		f->fault_cap = cap;
+	}
+	v = &f->faults[f->nfaults];
+	memset(v, 0, sizeof(*v));
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case WORMCAST_FAULT_KIND:
+			attr_u32(a, &kind);
+			break;
+		case WORMCAST_FAULT_NODE:
+			attr_u32(a, &v->a);
+			break;
+		case WORMCAST_FAULT_PEER:
+			attr_u32(a, &v->b);
+			break;
+		}
+	}
+	/* a kind this wormctl does not know is left out */
+	if (kind == WORMCAST_FAULT_KIND_LINK || kind == WORMCAST_FAULT_KIND_NODE) {
+		v->node = kind == WORMCAST_FAULT_KIND_NODE;
+		f->nfaults++;
+	}
+	return 0;
+}
+
 /* One WORMCAST_A_TABLE nest of WORMCAST_A_TABLES: kind, generation, size. */
 static void decode_table(const struct nlattr *nest, struct wc_fabric_info *f)
 {
@@ -291,6 +329,18 @@ static int fabric_cb(const struct nlmsghdr *nlh, void *data)
 				    decode_link(n, f))
 					goto nomem;
 			break;
+		case WORMCAST_A_FAULTS:
+			f->has_faults = true;
+			mnl_attr_for_each_nested(n, a)
+				if (mnl_attr_get_type(n) == WORMCAST_A_FAULT &&
+				    decode_fault(n, f))
+					goto nomem;
+			break;
+		case WORMCAST_A_FAULT:
+			/* a FAULT_ADD / FAULT_DEL notification */
+			if (decode_fault(a, f))
+				goto nomem;
+			break;
 		case WORMCAST_A_NODES_TRUNCATED:
 			f->nodes_truncated = true;
 			break;
@@ -368,6 +418,41 @@ static int query(uint8_t cmd, const char *dev, struct fabric_list *l,
 	for (i = 0; i < l->n; i++)
 		qsort(l->v[i].nodes, l->v[i].nnode_info,
 		      sizeof(l->v[i].nodes[0]), node_cmp);
+	return 0;
+}
+
+uint32_t wc_dev_ifindex(const char *dev)
+{
+	return dev_ifindex(dev);
+}
+
+int wc_fabric_decode_msg(const struct nlmsghdr *nlh, struct wc_fabric_info *f)
+{
+	struct fabric_list l = { 0 };
+	int r = fabric_cb(nlh, &l);
+
+	memset(f, 0, sizeof(*f));
+	if (l.n)
+		*f = l.v[0];
+	free(l.v);
+	return r == MNL_CB_OK ? 0 : -1;
+}
+
+int wc_fabric_query_one(uint8_t cmd, const char *dev, const char *what,
+			struct wc_fabric_info *f)
+{
+	struct fabric_list l;
+
+	memset(f, 0, sizeof(*f));
+	if (query(cmd, dev, &l, what))
+		return -1;
+	if (l.n != 1) {
+		fprintf(stderr, "wormctl: %s: no answer for \"%s\"\n", what, dev);
+		fabric_list_free(&l);
+		return -1;
+	}
+	*f = l.v[0];
+	free(l.v);
 	return 0;
 }
 

@@ -45,6 +45,12 @@ struct wc_link_info {
 	uint64_t blocked;		/* header-cycles refused */
 };
 
+/* One live fault of a FAULT_GET dump. */
+struct wc_fault_info {
+	bool node;			/* a node (a), else a link (a, b) */
+	uint32_t a, b;
+};
+
 struct wc_fabric_info {
 	uint32_t ifindex;		/* fabric device */
 	char name[IFNAMSIZ];		/* "" if in another netns */
@@ -73,6 +79,10 @@ struct wc_fabric_info {
 	uint32_t nlinks;		/* entries used in links[] (LINKS_GET) */
 	uint32_t link_cap;
 	struct wc_link_info *links;
+	bool has_faults;		/* a FAULT_GET answer */
+	uint32_t nfaults;		/* entries used in faults[] */
+	uint32_t fault_cap;
+	struct wc_fault_info *faults;
 };
 
 /* A new node entry at the end of f->nodes (zeroed), or NULL. */
@@ -80,6 +90,17 @@ struct wc_node_info *wc_fabric_add_node(struct wc_fabric_info *f);
 /* A new link entry at the end of f->links (zeroed), or NULL. */
 struct wc_link_info *wc_fabric_add_link(struct wc_fabric_info *f);
 void wc_fabric_free(struct wc_fabric_info *f);
+/*
+ * @cmd (FABRIC_GET, FAULT_GET...) as a dump for DEV's fabric, decoded into
+ * @f (wc_fabric_free() it).  0, or -1 after printing why.
+ */
+int wc_fabric_query_one(uint8_t cmd, const char *dev, const char *what,
+			struct wc_fabric_info *f);
+struct nlmsghdr;
+/* One wormcast message (a notification) decoded into @f; 0 or -1 (ENOMEM). */
+int wc_fabric_decode_msg(const struct nlmsghdr *nlh, struct wc_fabric_info *f);
+/* ifindex of DEV in this netns, or 0 after printing why. */
+uint32_t wc_dev_ifindex(const char *dev);
 bool wc_fabric_has_node(const struct wc_fabric_info *f, uint32_t id);
 
 /* show.c: "fabric show" and "stats" displays, text or JSON objects. */

@@ -43,6 +43,14 @@ int main(int argc, char **argv)
 		return cmd_table_show(&c);
 	case WCMD_PLAN:
 		return wormctl_plan(c.plan_argc, c.plan_argv, &c.opts);
+	case WCMD_FAULT_CHANGE:
+		return cmd_fault_change(&c);
+	case WCMD_FAULT_SHOW:
+		return cmd_fault_show(&c);
+	case WCMD_FAULT_RANDOM:
+		return cmd_fault_random(&c);
+	case WCMD_MONITOR:
+		return cmd_monitor(&c);
 	}
 	return 2;
 }

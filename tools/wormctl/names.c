@@ -19,4 +19,6 @@ const char *const wc_engine_stat_names[__WORMCAST_ENG_MAX] = {
 	[WORMCAST_ENG_HOPS_SUM] = "hops_sum",
 	[WORMCAST_ENG_ROUTE_ERRORS] = "route_errors",
 	[WORMCAST_ENG_MEM_BYTES] = "mem_bytes",
+	[WORMCAST_ENG_FAULT_ABSORBED] = "fault_absorbed",
+	[WORMCAST_ENG_FAULT_DROPS] = "fault_drops",
 };

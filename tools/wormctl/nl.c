@@ -192,15 +192,39 @@ int wc_nl_talk(struct wc_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 	return 0;
 }
 
+/* The id of group "events" from a CTRL_ATTR_MCAST_GROUPS nest. */
+static void family_groups(const struct nlattr *groups, struct wc_nl *nl)
+{
+	const struct nlattr *g, *a;
+
+	mnl_attr_for_each_nested(g, groups) {
+		const char *name = NULL;
+		uint32_t id = 0;
+
+		mnl_attr_for_each_nested(a, g) {
+			if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME &&
+			    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) == 0)
+				name = mnl_attr_get_str(a);
+			if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID &&
+			    mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+				id = mnl_attr_get_u32(a);
+		}
+		if (name && !strcmp(name, WORMCAST_GENL_MCGRP_EVENTS))
+			nl->events_grp = id;
+	}
+}
+
 static int family_cb(const struct nlmsghdr *nlh, void *data)
 {
-	uint16_t *id = data;
+	struct wc_nl *nl = data;
 	struct nlattr *a;
 
 	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
 		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID &&
 		    mnl_attr_validate(a, MNL_TYPE_U16) == 0)
-			*id = mnl_attr_get_u16(a);
+			nl->family = mnl_attr_get_u16(a);
+		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GROUPS)
+			family_groups(a, nl);
 	}
 	return MNL_CB_OK;
 }
@@ -233,7 +257,7 @@ int wc_nl_open(struct wc_nl *nl)
 	((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, WORMCAST_GENL_NAME);
 	nl->family = 0;
-	r = wc_nl_talk(nl, nlh, family_cb, &nl->family, NULL);
+	r = wc_nl_talk(nl, nlh, family_cb, nl, NULL);
 	if (r == -ENOENT || (!r && !nl->family)) {
 		fprintf(stderr,
 			"wormctl: no generic netlink family \"%s\": is the wormcast module loaded?\n",

@@ -9,6 +9,7 @@
 struct wc_nl {
 	struct mnl_socket *sk;
 	uint16_t family;		/* resolved id of "wormcast" */
+	uint32_t events_grp;		/* id of its "events" group, 0 if none */
 	uint32_t portid;
 	uint32_t seq;
 	char *rxbuf;

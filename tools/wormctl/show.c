@@ -50,6 +50,10 @@ struct wc_link_info *wc_fabric_add_link(struct wc_fabric_info *f)
 
 void wc_fabric_free(struct wc_fabric_info *f)
 {
+	free(f->faults);
+	f->faults = NULL;
+	f->nfaults = 0;
+	f->fault_cap = 0;
 	free(f->links);
 	f->links = NULL;
 	f->nlinks = 0;

@@ -120,6 +120,17 @@ enum wormcast_cmd {
 					 * busy and blocked cycles per physical
 					 * channel, as LINKS nests; only from the
 					 * fabric device's netns */
+	/*
+	 * Live faults (Documentation/faults.rst, "Live faults"): FAULT_ADD and
+	 * FAULT_DEL take one FAULT nest (KIND, NODE, and PEER for a link);
+	 * CAP_NET_ADMIN in the fabric's netns; EEXIST / ENOENT when the
+	 * fault is already there / not there.  Each change is announced on
+	 * "events" with the same command and FAULT nest.  FAULT_GET: dump of
+	 * the faults as FAULTS nests of FAULT.
+	 */
+	WORMCAST_CMD_FAULT_ADD,
+	WORMCAST_CMD_FAULT_DEL,
+	WORMCAST_CMD_FAULT_GET,
 	__WORMCAST_CMD_MAX,
 };
 #define WORMCAST_CMD_MAX (__WORMCAST_CMD_MAX - 1)
@@ -159,6 +170,8 @@ enum wormcast_attr {
 	WORMCAST_A_TABLE,		/* nest: TABLE_KIND, TABLE_GEN, TABLE_SIZE */
 	WORMCAST_A_LINKS,		/* nest of WORMCAST_A_LINK (LINKS_GET) */
 	WORMCAST_A_LINK,		/* nest, WORMCAST_LINK_* */
+	WORMCAST_A_FAULTS,		/* nest of WORMCAST_A_FAULT (FAULT_GET) */
+	WORMCAST_A_FAULT,		/* nest, WORMCAST_FAULT_* */
 	__WORMCAST_A_MAX,
 };
 #define WORMCAST_A_MAX (__WORMCAST_A_MAX - 1)
@@ -233,6 +246,8 @@ enum wormcast_counter {
 					 * the fabric's scheme has no committed table */
 	WORMCAST_CNT_DROP_STRAY,	/* a copy consumed at a node that was not a
 					 * destination (bad tables): not delivered */
+	WORMCAST_CNT_FAULT_DROPS,	/* destinations not reached because a link or
+					 * node on the way failed (per destination) */
 	__WORMCAST_CNT_MAX,
 };
 #define WORMCAST_CNT_MAX (__WORMCAST_CNT_MAX - 1)
@@ -255,6 +270,24 @@ enum wormcast_link_attr {
 };
 #define WORMCAST_LINK_MAX (__WORMCAST_LINK_MAX - 1)
 
+/* A live fault (FAULT_ADD, FAULT_DEL, FAULT_GET). */
+enum wormcast_fault_kind {
+	WORMCAST_FAULT_KIND_UNSPEC,
+	WORMCAST_FAULT_KIND_LINK,	/* both directions between NODE and PEER */
+	WORMCAST_FAULT_KIND_NODE,	/* NODE, its router and all its links */
+	__WORMCAST_FAULT_KIND_MAX,
+};
+#define WORMCAST_FAULT_KIND_MAX (__WORMCAST_FAULT_KIND_MAX - 1)
+
+enum wormcast_fault_attr {
+	WORMCAST_FAULT_UNSPEC,
+	WORMCAST_FAULT_KIND,		/* u32, enum wormcast_fault_kind */
+	WORMCAST_FAULT_NODE,		/* u32: the node, or a link's one end */
+	WORMCAST_FAULT_PEER,		/* u32: a link's other end (adjacent) */
+	__WORMCAST_FAULT_MAX,
+};
+#define WORMCAST_FAULT_MAX (__WORMCAST_FAULT_MAX - 1)
+
 /* Engine statistics of a fabric (u64). */
 enum wormcast_engine_stat {
 	WORMCAST_ENG_UNSPEC,
@@ -271,6 +304,10 @@ enum wormcast_engine_stat {
 	WORMCAST_ENG_ROUTE_ERRORS,	/* worms drained after a routing error */
 	WORMCAST_ENG_MEM_BYTES,		/* kernel memory of the engine and the fabric's
 					 * glue state, node net devices excluded */
+	WORMCAST_ENG_FAULT_ABSORBED,	/* worm branches absorbed at a live fault */
+	WORMCAST_ENG_FAULT_DROPS,	/* destinations not reached because of a live
+					 * fault (the nodes' fault_drops summed,
+					 * unless messages were flushed) */
 	__WORMCAST_ENG_MAX,
 };
 #define WORMCAST_ENG_MAX (__WORMCAST_ENG_MAX - 1)
