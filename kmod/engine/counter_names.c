@@ -28,4 +28,5 @@ const char *const wc_counter_names[__WORMCAST_CNT_MAX] = {
 	[WORMCAST_CNT_DROP_DEADLOCK] = "drop_deadlock",
 	[WORMCAST_CNT_TABLE_FALLBACK] = "table_fallback",
 	[WORMCAST_CNT_DROP_STRAY] = "drop_stray",
+	[WORMCAST_CNT_PLAN_FALLBACK] = "plan_fallback",
 };
