@@ -195,7 +195,11 @@ int wc_plan_set_build(struct wc_plan_set *ps, const struct wc_topo *t,
 			err = refuse(why, "a plan has no worm or more worms than its source has ports");
 			break;
 		}
-		if (ph->nwords > (len - off) / 4) {
+		/* its words and the headers of the plans after it */
+		if ((len - off) / 4 < (size_t)(h->nplans - i - 1) *
+				      (sizeof(*ph) / 4) ||
+		    ph->nwords > (len - off) / 4 - (size_t)(h->nplans - i - 1) *
+						   (sizeof(*ph) / 4)) {
 			err = refuse(why, "a plan's words run past the end of the table");
 			break;
 		}

@@ -18,6 +18,7 @@ const char wormctl_usage[] =
 	"                              multicast SCHEME } ... |\n"
 	"             stats DEV [ node N | total | --links ] |\n"
 	"             table [ show ] DEV |\n"
+	"             group [ show ] DEV |\n"
 	"             plan STRUCTURE ... |\n"
 	"             help }\n"
 	"OPTIONS := { -j[son] | -p[retty] | -v[erbose] | -V[ersion] | -h[elp] }\n"
@@ -33,6 +34,8 @@ const char wormctl_usage[] =
 	"                --links: busy and blocked cycles of every link\n"
 	"  table show    the routing tables installed on DEV's fabric, decoded\n"
 	"                (-v: every node's parent port in every tree)\n"
+	"  group show    the multicast groups of DEV's fabric, each with the\n"
+	"                nodes a frame to it reaches (ocms/otms plan for these)\n"
 	"  plan          offline: compute and show routing structures\n"
 	"                (no kernel needed; see Documentation/tools.rst)\n"
 	"  -j, -p        JSON output (an array of objects, as ip -j), indented\n";
@@ -268,34 +271,38 @@ static int parse_stats(int argc, char **argv, struct wormctl_cmdline *c,
 		    argv[1]);
 }
 
-/* table [ show ] DEV, options (-j, -p, -v) also after the words. */
-static int parse_table(int argc, char **argv, struct wormctl_cmdline *c,
-		       char *err, size_t errlen)
+/*
+ * table [ show ] DEV and group [ show ] DEV (@cmd, @what), options (-j,
+ * -p, -v) also after the words.
+ */
+static int parse_dev_show(int argc, char **argv, struct wormctl_cmdline *c,
+			  enum wormctl_cmd cmd, const char *what,
+			  char *err, size_t errlen)
 {
 	int i;
 
-	c->cmd = WCMD_TABLE_SHOW;
+	c->cmd = cmd;
 	if (help_or_skip_show(&argc, &argv, c))
 		return 0;
 	for (i = 0; i < argc; i++) {
 		if (argv[i][0] == '-' && argv[i][1]) {
 			if (parse_option(argv[i], c, err, errlen))
 				return -1;
-			if (c->cmd != WCMD_TABLE_SHOW)
+			if (c->cmd != cmd)
 				return wc_fail(err, errlen,
-					    "table show: unexpected \"%s\"",
+					    "%s: unexpected \"%s\"", what,
 					    argv[i]);
 			continue;
 		}
 		if (c->dev)
 			return wc_fail(err, errlen,
-				    "table show: unexpected \"%s\"", argv[i]);
+				    "%s: unexpected \"%s\"", what, argv[i]);
 		c->dev = argv[i];
 		if (check_dev(c->dev, err, errlen))
 			return -1;
 	}
 	if (!c->dev)
-		return wc_fail(err, errlen, "table show: DEV is missing");
+		return wc_fail(err, errlen, "%s: DEV is missing", what);
 	return 0;
 }
 
@@ -335,7 +342,11 @@ int wormctl_parse_cmdline(int argc, char **argv, struct wormctl_cmdline *c,
 	if (!strcmp(cmd, "stats"))
 		return parse_stats(argc, argv, c, err, errlen);
 	if (!strcmp(cmd, "table"))
-		return parse_table(argc, argv, c, err, errlen);
+		return parse_dev_show(argc, argv, c, WCMD_TABLE_SHOW,
+				      "table show", err, errlen);
+	if (!strcmp(cmd, "group"))
+		return parse_dev_show(argc, argv, c, WCMD_GROUP_SHOW,
+				      "group show", err, errlen);
 	if (!strcmp(cmd, "plan")) {
 		c->cmd = WCMD_PLAN;
 		c->plan_argc = argc;

@@ -16,6 +16,7 @@ enum wormctl_cmd {
 	WCMD_STATS,
 	WCMD_TABLE_SHOW,
 	WCMD_PLAN,
+	WCMD_GROUP_SHOW,
 };
 
 struct wormctl_cmdline {

@@ -10,5 +10,6 @@ int cmd_fabric_show(const struct wormctl_cmdline *c);
 int cmd_fabric_set(const struct wormctl_cmdline *c);
 int cmd_stats(const struct wormctl_cmdline *c);
 int cmd_table_show(const struct wormctl_cmdline *c);
+int cmd_group_show(const struct wormctl_cmdline *c);
 
 #endif /* WORMCTL_COMMANDS_H */

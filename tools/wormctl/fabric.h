@@ -45,6 +45,14 @@ struct wc_link_info {
 	uint64_t blocked;		/* header-cycles refused */
 };
 
+/* One multicast group (GROUPS_GET): its address and receivers. */
+struct wc_group_info {
+	uint8_t addr[6];
+	uint32_t nmembers;		/* as the kernel counted them */
+	uint32_t nlist;			/* entries of members */
+	uint32_t *members;		/* node ids, from the bitmap */
+};
+
 struct wc_fabric_info {
 	uint32_t ifindex;		/* fabric device */
 	char name[IFNAMSIZ];		/* "" if in another netns */
@@ -73,6 +81,11 @@ struct wc_fabric_info {
 	uint32_t nlinks;		/* entries used in links[] (LINKS_GET) */
 	uint32_t link_cap;
 	struct wc_link_info *links;
+	bool has_groups_gen;		/* GROUPS_GET */
+	uint32_t groups_gen;
+	uint32_t ngroups;		/* entries used in groups[] */
+	uint32_t group_cap;
+	struct wc_group_info *groups;
 };
 
 /* A new node entry at the end of f->nodes (zeroed), or NULL. */
@@ -97,6 +110,15 @@ void show_stats(struct out *o, const struct wc_fabric_info *f, int64_t node);
  * per channel.
  */
 void show_links(struct out *o, const struct wc_fabric_info *f);
+
+/*
+ * "group show DEV": the fabric's multicast groups, each with the nodes a
+ * frame to it reaches.  JSON: one object with the fabric's identity,
+ * "groups_gen" and "groups" (an array of {address, nmembers, members}).
+ */
+void show_groups(struct out *o, const struct wc_fabric_info *f);
+/* A new group entry at the end of f->groups (zeroed), or NULL. */
+struct wc_group_info *wc_fabric_add_group(struct wc_fabric_info *f);
 
 /*
  * table.c: a table's bytes put back together from the pieces of a
