@@ -67,7 +67,7 @@ static int plan_check(struct wc_plan_set *ps, const struct wc_topo *t,
 			break;
 		}
 		if (len > nwords - i) {
-			err = refuse(why, "a worm's destinations run past the plan's words");
+			err = refuse(why, "a worm runs past the plan's words");
 			break;
 		}
 		ps->words[(*nw)++] = len;
@@ -75,7 +75,7 @@ static int plan_check(struct wc_plan_set *ps, const struct wc_topo *t,
 			u32 v = w[i + k], l;
 
 			if (v >= t->nnodes) {
-				err = refuse(why, "a plan's destination is not a node of the fabric");
+				err = refuse(why, "a destination is not a node of the fabric");
 				break;
 			}
 			if (v == p->src) {
@@ -92,7 +92,7 @@ static int plan_check(struct wc_plan_set *ps, const struct wc_topo *t,
 				up = l > own;
 			if (up ? l <= prev : l >= prev) {
 				err = refuse(why,
-					     "a worm's destinations are not label-monotone away from the source (routing R could not visit them in that order)");
+					     "a worm is not label-monotone away from the source (R cannot visit it)");
 				break;
 			}
 			prev = l;
@@ -103,11 +103,11 @@ static int plan_check(struct wc_plan_set *ps, const struct wc_topo *t,
 			break;
 		port = wc_lr_next_port(own, nbr, ls->nports, ls->label[w[i]]);
 		if (port >= ls->nports) {
-			err = refuse(why, "routing R finds no port from the source toward a worm's first destination");
+			err = refuse(why, "no source port toward a worm's first node");
 			break;
 		}
 		if (used_ports & BIT(port)) {
-			err = refuse(why, "two worms of a plan leave the source through the same port");
+			err = refuse(why, "two worms leave the source through the same port");
 			break;
 		}
 		used_ports |= BIT(port);
@@ -192,7 +192,7 @@ int wc_plan_set_build(struct wc_plan_set *ps, const struct wc_topo *t,
 			break;
 		}
 		if (!ph->nworms || ph->nworms > ls->nports) {
-			err = refuse(why, "a plan has no worm or more worms than its source has ports");
+			err = refuse(why, "a plan has no worm or more worms than ports");
 			break;
 		}
 		/* its words and the headers of the plans after it */
@@ -208,7 +208,7 @@ int wc_plan_set_build(struct wc_plan_set *ps, const struct wc_topo *t,
 		p->nworms = ph->nworms;
 		if (i && plan_cmp(p->src, p->addr, &ps->plans[i - 1]) <= 0) {
 			err = refuse(why,
-				     "plans not in increasing (source, group) order, or one given twice");
+				     "plans not in increasing (source, group) order");
 			break;
 		}
 		err = plan_check(ps, t, ls, p, (const void *)((const u8 *)table + off),

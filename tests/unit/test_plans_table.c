@@ -289,7 +289,7 @@ static void bad_tables(void)
 
 		tb_hdr(&b, 64, 1);
 		tb_plan(&b, grp, n0, 2, w, 5);
-		refused(&ls, &b, b.len, "run past the plan", "worm longer than its words");
+		refused(&ls, &b, b.len, "past the plan's words", "worm longer than its words");
 	}
 	{
 		u32 w[] = { 0, 1, far };
