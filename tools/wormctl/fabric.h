@@ -156,6 +156,10 @@ struct wc_table_view {
 	const uint8_t *parent_port;	/* ntrees * nnodes, tree after tree */
 	/* WORMCAST_TABLE_LABELS */
 	const uint32_t *label;		/* nnodes: label of every node */
+	/* WORMCAST_TABLE_PLANS: nplans struct wormcast_plan and words */
+	uint32_t nplans;
+	const uint8_t *plans;
+	size_t plans_len;
 };
 
 /*
