@@ -594,7 +594,7 @@ def plans_checks():
          'more worms'),
         ('the same (source, group) twice', plans_blob([(grp, 0, [[1]]), (grp, 0, [[1]])]),
          'order'),
-        ('a plan missing', plans_blob([(grp, 0, [[1]])], nplans=2), 'past the end'),
+        ('a plan missing', plans_blob([(grp, 0, [[1]])], nplans=2), 'shorter than its plans'),
     ]
     for name, blob, text in bad:
         ack, g = fam.push(blob, gen, kind=PLANS)
