@@ -8,6 +8,26 @@
 #include <string.h>
 
 #include "tap.h"
+#include "engine.h"
+
+#define CASE_CTX void
+#define CASE_CHECK(ctx, cond, ...) ((void)(ctx), ok(cond, __VA_ARGS__))
+#define CASE_EQ(ctx, got, want, ...) \
+	((void)(ctx), is_int(got, want, __VA_ARGS__))
+#define CASE_REQUIRE(ctx, cond, ...)				\
+	do {							\
+		if (!(cond)) {					\
+			ok(0, __VA_ARGS__);			\
+			exit(done_testing());			\
+		}						\
+	} while (0)
+
+/* only the recorder of engine_cases.h */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#include "../../kmod/tests/engine_cases.h"
+#pragma GCC diagnostic pop
+
 #include "labels_table.h"
 #include "plans.h"
 #include "plans_table.h"
@@ -16,6 +36,18 @@
 static struct wc_topo topo;
 static struct wc_labeling lb;
 static struct wc_label_set ls;
+
+static const u8 grp[6] = { 0x01, 0x00, 0x5e, 0x7f, 0x00, 0x01 };
+
+/* Count the links of a route of @cnt nodes. */
+static void mark_links(u32 *links, const u32 *nodes, u32 cnt)
+{
+	u32 i;
+
+	for (i = 0; i + 1 < cnt; i++)
+		links[nodes[i] * topo.nports +
+		      wc_topo_port_to(&topo, nodes[i], nodes[i + 1])]++;
+}
 
 /* ---------------------------------------------------- good tables */
 
@@ -161,6 +193,118 @@ static void good_tables(enum wc_pathplan_algo algo, bool all_sources)
 	free(bytes);
 }
 
+/* ---------------------------------------------------- in the engine */
+
+static u64 worms_of(const struct wc_engine *e, u32 node)
+{
+	struct wc_node_stats ns;
+
+	wc_engine_node_stats(e, node, &ns);
+	return ns.worms_injected;
+}
+
+/*
+ * Random multicasts planned by @algo, installed as a one-plan table and
+ * sent by the engine with the plan's layout: the channels the worms
+ * reserve are exactly those of the planner's worms (crossed once per
+ * worm, they add up to the planner's channel count), every destination
+ * consumes once, and the message makes the plan's worm count.
+ */
+static void in_engine(enum wc_pathplan_algo algo, u32 runs)
+{
+	const char *name = wc_pathplan_name(algo);
+	struct case_rec *rec = case_rec_new(NULL, 1024);
+	u32 np = topo.nports, n = topo.nnodes, j, v;
+	u32 bad_links = 0, bad_count = 0, bad_deliv = 0, bad_worms = 0;
+	u32 *links = calloc(n * np, sizeof(u32)), *path = calloc(4 * n, sizeof(u32));
+	u64 *before = calloc(n * np, sizeof(u64));
+	struct wc_engine_params prm;
+	u64 st = 4242;
+
+	wc_engine_params_default(&prm, &topo);
+	case_engine_new(NULL, rec, &topo, &prm, &wc_algo_label);
+	for (j = 0; j < runs; j++) {
+		u32 src = tu_rand_mod(&st, n), k = 1 + tu_rand_mod(&st, 24);
+		u32 d[32], w, crossed = 0;
+		u64 worms0;
+		struct wc_plans_enc e;
+		struct wc_plan_set ps;
+		const struct wc_plan *p;
+		struct wc_mstar ms;
+		struct wc_msg *m;
+		size_t len;
+		void *bytes;
+
+		tu_random_dests(&st, n, src, k, d);
+		if (wc_pathplan(&lb, algo, src, d, k, &ms)) {
+			bad_links++;
+			continue;
+		}
+		memset(links, 0, n * np * sizeof(u32));
+		for (w = 0; w < ms.nworms; w++)
+			mark_links(links, path, wc_mstar_worm_route(&lb, src,
+								    &ms.worms[w],
+								    path));
+		if (wc_plans_enc_init(&e, n) || wc_plans_enc_add(&e, grp, &ms)) {
+			wc_plans_enc_free(&e);
+			wc_mstar_free(&ms);
+			bad_links++;
+			continue;
+		}
+		wc_plans_enc_finish(&e, &bytes, &len);
+		if (wc_plan_set_build(&ps, &topo, &ls, bytes, len, NULL)) {
+			free(bytes);
+			wc_mstar_free(&ms);
+			bad_links++;
+			continue;
+		}
+		p = wc_plan_find(&ps, src, grp);
+		for (v = 0; v < n * np; v++)
+			before[v] = wc_engine_channel_busy(rec->e, v / np, v % np);
+		m = wc_zalloc(wc_msg_size(rec->e) + wc_label_hdr_words(k) * 4);
+		wc_msg_init(rec->e, m, src, 100, rec->e);
+		m->hdr = (u32 *)((char *)m + wc_msg_size(rec->e));
+		m->hdr_max = wc_label_hdr_words(k);
+		for (v = 0; v < k; v++)
+			wc_msg_add_dst(rec->e, m, d[v]);
+		bad_worms += !p || !wc_plan_matches(&ps, p, m->dstmap, m->ndsts) ||
+			     !wc_plan_layout(&ps, p, m->hdr, m->hdr_max);
+		m->hdr_preset = true;
+		rec->nd = 0;
+		worms0 = worms_of(rec->e, src);
+		wc_engine_submit(rec->e, m);
+		while (wc_engine_busy(rec->e))
+			wc_engine_run(rec->e, 100000, &ls);
+		for (v = 0; v < n * np; v++) {
+			bool busy = wc_engine_channel_busy(rec->e, v / np, v % np) !=
+				    before[v];
+
+			bad_links += busy != !!links[v];
+			crossed += links[v];
+		}
+		/* two worms of a star may share a channel: counted per worm */
+		bad_count += crossed != ms.channels;
+		bad_deliv += rec->nd != k;
+		bad_worms += worms_of(rec->e, src) - worms0 != ms.nworms;
+		wc_plan_set_free(&ps);
+		free(bytes);
+		wc_mstar_free(&ms);
+	}
+	is_int(bad_links, 0, "%s in the engine: %u multicasts reserve exactly the planner's links",
+	       name, runs);
+	is_int(bad_count, 0, "%s in the engine: those links, per worm, are the planner's channel count",
+	       name);
+	is_int(bad_deliv, 0, "%s in the engine: every destination consumes once", name);
+	is_int(bad_worms, 0, "%s in the engine: the plan's worm count", name);
+	is_int(rec->deadlocks + rec->route_errors, 0,
+	       "%s in the engine: no deadlock, no routing error", name);
+	wc_engine_destroy(rec->e);
+	case_rec_free(rec);
+	free(links);
+	free(path);
+	free(before);
+}
+
 /* ---------------------------------------------------- bad tables */
 
 struct tb {
@@ -181,8 +325,6 @@ static void tb_hdr(struct tb *b, u32 nnodes, u32 nplans)
 	b->len = 0;
 	tb_put(b, &h, sizeof(h));
 }
-
-static const u8 grp[6] = { 0x01, 0x00, 0x5e, 0x7f, 0x00, 0x01 };
 
 static void tb_plan(struct tb *b, const u8 *addr, u32 src, u32 nworms,
 		    const u32 *w, u32 nwords)
@@ -403,6 +545,8 @@ int main(void)
 	good_tables(WC_PP_OCMS, true);
 	good_tables(WC_PP_OTMS, true);
 	good_tables(WC_PP_OCMS, false);
+	in_engine(WC_PP_OCMS, 200);
+	in_engine(WC_PP_OTMS, 200);
 	bad_tables();
 	wc_label_set_free(&ls);
 	wc_labeling_free(&lb);
