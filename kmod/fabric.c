@@ -877,7 +877,7 @@ static void wc_groups_work(struct work_struct *work)
 	}
 	gen = READ_ONCE(f->mc->gen);
 	if (!READ_ONCE(f->dying) && gen != f->groups_sent) {
-		f->groups_sent = gen;
+		WRITE_ONCE(f->groups_sent, gen);
 		wc_genl_notify_groups(f, gen);
 	}
 	rtnl_unlock();
