@@ -360,7 +360,8 @@ struct wormcast_labels {
 /*
  * WORMCAST_TABLE_PLANS: the multicast stars the daemon planned for the
  * ocms and otms schemes, one per (source node, group): @nplans plans
- * follow the header, each a struct wormcast_plan and its @nwords u32
+ * follow the header in strictly increasing (source, address) order (the
+ * address compared bytewise), each a struct wormcast_plan and its @nwords u32
  * words: for each of its @nworms worms, the worm's destination count then
  * its destinations (node ids) in visiting order.  The kernel checks them
  * against the committed labels table (which must be of scheme ocms or
