@@ -21,7 +21,12 @@ enum wcd_action wcd_decide(const struct wcd_fabric_view *v)
 	for (i = 0; i < v->ntables; i++) {
 		const struct wcd_table_info *t = &v->tables[i];
 
-		if (t->kind != kind || t->gen != v->gen || !v->gen)
+		/*
+		 * The table of the scheme's kind, whatever its generation: a
+		 * table of another kind committed since (a plans table of
+		 * ocms/otms) moves the fabric's generation, not this table.
+		 */
+		if (t->kind != kind || !t->gen)
 			continue;
 		if (!v->table_scheme_known || v->table_kind != kind)
 			return WCD_READ_SCHEME;

@@ -10,6 +10,11 @@
  *    computed with wc_trees_table() (options from wormcastd.conf) and
  *    installed by a transaction (TABLE_NEW, TABLE_CHUNKs, TABLE_COMMIT;
  *    daemon/push.c), retried when the generation moves;
+ *  - on an ocms or otms fabric, once its labels table is in, plans the
+ *    multicast star of every (source, group) with the library's planner
+ *    (pathplan.h) from a GROUPS_GET dump and pushes them as a PLANS table
+ *    (sync_plans()); again when the membership generation or the labels
+ *    table changes (GROUPS_GET events);
  *  - follows the "events" multicast group (FABRIC_NEW, FABRIC_DEL,
  *    FABRIC_SET, TABLE_COMMIT) and the generic netlink controller, so that loading or
  *    unloading the module later is noticed; FABRIC_SET sends no event, so
@@ -51,6 +56,8 @@
 #include "topology.h"
 #include "trees_table.h"
 #include "labels_table.h"
+#include "plans_table.h"
+#include "plans.h"
 #include "mcast_kind.h"
 #include "config.h"
 #include "push.h"
@@ -71,9 +78,13 @@ struct fabric_mem {
 	bool logged_state;	/* its state was logged once */
 	uint32_t logged_scheme, logged_gen;
 	enum wcd_action logged_action;
-	bool pushed;		/* we pushed the table of (scheme, gen) */
+	bool pushed;		/* we pushed the table (scheme, its gen) */
 	uint32_t pushed_scheme, pushed_gen;
 	struct wc_trees_opts pushed_opts;	/* with these options */
+	/* ocms/otms: what the plans table we pushed was computed from */
+	bool plans_valid;
+	uint32_t plans_scheme, plans_groups_gen, plans_labels_gen, plans_gen;
+	bool plans_failed;	/* not retried until an input moves */
 };
 
 struct daemon_state {
@@ -141,6 +152,9 @@ static struct nla_policy fabric_policy[WORMCAST_A_MAX + 1] = {
 	[WORMCAST_A_TABLE_DATA] = { .type = NLA_UNSPEC },
 	[WORMCAST_A_TABLES] = { .type = NLA_NESTED },
 	[WORMCAST_A_TABLE] = { .type = NLA_NESTED },
+	[WORMCAST_A_GROUPS_GEN] = { .type = NLA_U32 },
+	[WORMCAST_A_GROUPS] = { .type = NLA_NESTED },
+	[WORMCAST_A_GROUP] = { .type = NLA_NESTED },
 };
 
 /* "fabric wc ifindex 7 id 1 torus 4x4 nodes 16" from a fabric message. */
@@ -745,6 +759,17 @@ static const char *scheme_str(uint32_t s, char *buf, size_t len)
 	return buf;
 }
 
+/* The generation of @v's table of @kind, 0 if it has none. */
+static uint32_t view_table_gen(const struct wcd_fabric_view *v, uint32_t kind)
+{
+	uint32_t i;
+
+	for (i = 0; i < v->ntables; i++)
+		if (v->tables[i].kind == kind)
+			return v->tables[i].gen;
+	return 0;
+}
+
 static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 {
 	struct sync_ctx sc = { .st = st, .ifindex = v->ifindex };
@@ -760,7 +785,8 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 	wcd_config_opts(&st->cfg, v->name, &sc.opts, &section);
 	/* Only "rt" depends on the options; a reload may have changed them. */
 	v->stale = m->pushed && m->pushed_scheme == v->scheme &&
-		   m->pushed_gen == v->gen && v->scheme == WORMCAST_MCAST_RT &&
+		   v->scheme == WORMCAST_MCAST_RT &&
+		   m->pushed_gen == view_table_gen(v, WORMCAST_TABLE_TREES) &&
 		   !wc_trees_opts_equal(&m->pushed_opts, &sc.opts);
 	a = wcd_decide(v);
 	/* A refused push is not retried until the scheme or generation moves. */
@@ -827,6 +853,235 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 		       res.stage ? res.stage : "sync", req_error(st, err, eb, sizeof(eb)));
 }
 
+/* ------------------------------------------------------------ plans */
+
+/*
+ * Plan every source eagerly while nnodes x (receivers of all groups) stays
+ * under this many (source, destination) pairs; above it, only the groups'
+ * members are planned as sources (Documentation/paths.rst, "ocms and
+ * otms in the datapath").
+ */
+#define WCD_PLANS_EAGER_MAX	200000u
+
+static struct nla_policy group_policy[WORMCAST_GROUP_MAX + 1] = {
+	[WORMCAST_GROUP_ADDRESS] = { .type = NLA_UNSPEC },
+	[WORMCAST_GROUP_NMEMBERS] = { .type = NLA_U32 },
+	[WORMCAST_GROUP_MEMBERS] = { .type = NLA_UNSPEC },
+};
+
+/* A GROUPS_GET dump: the groups and their receivers. */
+struct groups_dump {
+	uint32_t gen;
+	bool has_gen;
+	uint32_t n, cap;
+	struct wc_group_in *g;
+	uint32_t **lists;	/* owned member lists, one per group */
+	int err;
+};
+
+static void groups_free(struct groups_dump *d)
+{
+	uint32_t i;
+
+	for (i = 0; i < d->n; i++)
+		free(d->lists[i]);
+	free(d->lists);
+	free(d->g);
+	memset(d, 0, sizeof(*d));
+}
+
+static int groups_cb(struct nlmsghdr *nlh, void *arg)
+{
+	struct groups_dump *d = arg;
+	struct nlattr *tb[WORMCAST_A_MAX + 1], *gt[WORMCAST_GROUP_MAX + 1];
+	struct nlattr *a;
+	int rem;
+
+	if (d->err || genlmsg_parse(nlh, 0, tb, WORMCAST_A_MAX, fabric_policy) < 0)
+		return NL_OK;
+	if (tb[WORMCAST_A_GROUPS_GEN]) {
+		d->gen = nla_get_u32(tb[WORMCAST_A_GROUPS_GEN]);
+		d->has_gen = true;
+	}
+	if (!tb[WORMCAST_A_GROUPS])
+		return NL_OK;
+	nla_for_each_nested(a, tb[WORMCAST_A_GROUPS], rem) {
+		const uint32_t *w;
+		uint32_t nw, i, k = 0, *list;
+
+		if (nla_type(a) != WORMCAST_A_GROUP ||
+		    nla_parse_nested(gt, WORMCAST_GROUP_MAX, a, group_policy) < 0 ||
+		    !gt[WORMCAST_GROUP_ADDRESS] || !gt[WORMCAST_GROUP_MEMBERS] ||
+		    nla_len(gt[WORMCAST_GROUP_ADDRESS]) != 6)
+			continue;
+		if (d->n == d->cap) {
+			uint32_t cap = d->cap ? 2 * d->cap : 16;
+			struct wc_group_in *g = realloc(d->g, cap * sizeof(*g));
+			uint32_t **l;
+
+			if (g)
+				d->g = g;
+			l = g ? realloc(d->lists, cap * sizeof(*l)) : NULL;
+			if (!l) {
+				d->err = -ENOMEM;
+				return NL_OK;
+			}
+			d->lists = l;
+			d->cap = cap;
+		}
+		w = nla_data(gt[WORMCAST_GROUP_MEMBERS]);
+		nw = (uint32_t)nla_len(gt[WORMCAST_GROUP_MEMBERS]) / sizeof(uint32_t);
+		list = malloc((nw ? nw : 1) * 32 * sizeof(*list));
+		if (!list) {
+			d->err = -ENOMEM;
+			return NL_OK;
+		}
+		for (i = 0; i < nw * 32; i++)
+			if (w[i / 32] & (1u << (i % 32)))
+				list[k++] = i;
+		memcpy(d->g[d->n].addr, nla_data(gt[WORMCAST_GROUP_ADDRESS]), 6);
+		d->g[d->n].members = list;
+		d->g[d->n].nmembers = k;
+		d->lists[d->n++] = list;
+	}
+	return NL_OK;
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1e3 + (t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/*
+ * Bring the plans table of an ocms/otms fabric up to date with its
+ * groups and labels table; one pass (the caller retries on -EAGAIN).
+ * Returns 0, -EAGAIN (generation moved), or an error (logged).
+ */
+static int sync_plans_once(struct daemon_state *st, struct fabric_mem *m,
+			   uint32_t ifindex, bool *pushed)
+{
+	struct sync_ctx sc = { .st = st, .ifindex = ifindex };
+	struct groups_dump d = { 0 };
+	struct wc_plans_stats ps;
+	struct wcd_fabric_view v;
+	struct wc_labeling lb;
+	struct timespec t0;
+	uint32_t i, labels_gen = 0, plans_gen = 0, new_gen, recv = 0;
+	const char *stage = NULL, *why = NULL;
+	double plan_ms, push_ms;
+	char sb[24], eb[320];
+	struct wc_topo t;
+	bool all_sources;
+	struct nl_msg *msg;
+	void *bytes = NULL;
+	size_t len = 0;
+	int err;
+
+	*pushed = false;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	err = op_refresh(&sc, &v);
+	if (err || !v.has_scheme || !wc_plan_scheme(v.scheme))
+		return err;
+	for (i = 0; i < v.ntables; i++) {
+		if (v.tables[i].kind == WORMCAST_TABLE_LABELS)
+			labels_gen = v.tables[i].gen;
+		if (v.tables[i].kind == WORMCAST_TABLE_PLANS)
+			plans_gen = v.tables[i].gen;
+	}
+	if (!labels_gen)
+		return 0;	/* the labels table first (sync_fabric) */
+	err = op_read_table_scheme(&sc, &v, WORMCAST_TABLE_LABELS);
+	if (err || !v.table_scheme_known || v.table_scheme != v.scheme)
+		return err;
+	msg = family_msg(st, WORMCAST_CMD_GROUPS_GET, NLM_F_DUMP);
+	if (msg && nla_put_u32(msg, WORMCAST_A_FABRIC_IFINDEX, ifindex) < 0) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	err = request(st, msg, groups_cb, &d);
+	if (!err)
+		err = d.err;
+	if (err) {
+		logmsg(st, LOG_ERR, "fabric %s: reading groups: %s", v.name,
+		       req_error(st, err, eb, sizeof(eb)));
+		groups_free(&d);
+		return err;
+	}
+	if (m->plans_valid && m->plans_scheme == v.scheme &&
+	    m->plans_groups_gen == d.gen && m->plans_labels_gen == labels_gen &&
+	    (m->plans_failed || m->plans_gen == plans_gen)) {
+		groups_free(&d);
+		return 0;	/* up to date (or refused for these inputs) */
+	}
+	err = wc_topo_init(&t, v.topology, v.ndims, v.dims, &why);
+	if (!err)
+		err = wc_labeling_init(&lb, &t);
+	if (err) {
+		logmsg(st, LOG_ERR, "fabric %s: no labeling to plan on: %s", v.name,
+		       why ? why : strerror(-err));
+		groups_free(&d);
+		return err;
+	}
+	for (i = 0; i < d.n; i++)
+		recv += d.g[i].nmembers;
+	all_sources = (uint64_t)t.nnodes * recv <= WCD_PLANS_EAGER_MAX;
+	err = wc_plans_table_build(&lb, v.scheme == WORMCAST_MCAST_OCMS ?
+				   WC_PP_OCMS : WC_PP_OTMS, d.g, d.n,
+				   all_sources, &bytes, &len, &ps);
+	wc_labeling_free(&lb);
+	plan_ms = ms_since(&t0);
+	m->plans_valid = true;
+	m->plans_scheme = v.scheme;
+	m->plans_groups_gen = d.gen;
+	m->plans_labels_gen = labels_gen;
+	m->plans_failed = false;
+	if (!err)
+		err = wcd_push_table(&sync_ops.push, &sc, WORMCAST_TABLE_PLANS,
+				     bytes, len, v.gen, WORMCAST_TABLE_CHUNK_MAX,
+				     &new_gen, &stage);
+	push_ms = ms_since(&t0) - plan_ms;
+	free(bytes);
+	if (err == -EAGAIN) {
+		m->plans_valid = false;
+		groups_free(&d);
+		return err;
+	}
+	if (err) {
+		m->plans_failed = true;
+		logmsg(st, LOG_ERR, "fabric %s: plans %s failed: %s", v.name,
+		       stage ? stage : "planning", req_error(st, err, eb, sizeof(eb)));
+		groups_free(&d);
+		return err;
+	}
+	m->plans_gen = new_gen;
+	*pushed = true;
+	logmsg(st, LOG_INFO,
+	       "plans: fabric %s scheme %s groups %u membership %u plans %u (%s) skipped %u channels %llu bytes %zu generation %u planning %.1f ms push %.1f ms",
+	       v.name, scheme_str(v.scheme, sb, sizeof(sb)), d.n, d.gen, ps.plans,
+	       all_sources ? "every source" : "members as sources", ps.skipped,
+	       (unsigned long long)ps.channels, len, new_gen, plan_ms, push_ms);
+	groups_free(&d);
+	return 0;
+}
+
+static void sync_plans(struct daemon_state *st, uint32_t ifindex)
+{
+	struct fabric_mem *m = fabric_mem(st, ifindex);
+	uint32_t tries;
+	bool pushed;
+
+	if (!m)
+		return;
+	for (tries = 0; tries < st->cfg.retries; tries++)
+		if (sync_plans_once(st, m, ifindex, &pushed) != -EAGAIN)
+			return;
+	logmsg(st, LOG_ERR, "plans: generation kept moving; gave up after %u transactions",
+	       tries);
+}
+
 /* Read every fabric of this namespace and bring each up to date. */
 static void sync_all(struct daemon_state *st)
 {
@@ -846,8 +1101,11 @@ static void sync_all(struct daemon_state *st)
 		logmsg(st, LOG_WARNING, "more than %d fabrics: only the first are managed",
 		       MAX_FABRICS);
 	prune_mem(st);
-	for (i = 0; i < st->nfab; i++)
+	for (i = 0; i < st->nfab; i++) {
 		sync_fabric(st, &st->fab[i]);
+		if (st->fab[i].has_scheme && wc_plan_scheme(st->fab[i].scheme))
+			sync_plans(st, st->fab[i].ifindex);
+	}
 }
 
 /* ------------------------------------------------ multicast messages */
@@ -898,6 +1156,8 @@ static int event_cb(struct nl_msg *msg, void *arg)
 		/* a scheme change needs another table */
 	case WORMCAST_CMD_TABLE_COMMIT:
 		/* ours, or someone else's: look again */
+	case WORMCAST_CMD_GROUPS_GET:
+		/* membership changed: ocms/otms fabrics re-plan */
 		st->want_sync = true;
 		return NL_OK;
 	}

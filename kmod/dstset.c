@@ -120,9 +120,12 @@ void wc_mcindex_set_up(struct wc_mcindex *idx, u32 node, bool up)
 	if (node >= idx->nnodes)
 		return;
 	spin_lock_bh(&idx->lock);
-	write_seqcount_begin(&idx->seq);
-	assign_bit(node, idx->up, up);
-	write_seqcount_end(&idx->seq);
+	if (test_bit(node, idx->up) != up) {
+		write_seqcount_begin(&idx->seq);
+		assign_bit(node, idx->up, up);
+		write_seqcount_end(&idx->seq);
+		WRITE_ONCE(idx->gen, idx->gen + 1);
+	}
 	spin_unlock_bh(&idx->lock);
 }
 
@@ -164,12 +167,16 @@ static void wc_mc_gc(struct wc_mcindex *idx, u8 (*addrs)[ETH_ALEN], u32 n)
 	}
 }
 
-/* Move @node from the groups of @old to those of @new (both sorted). */
-static void wc_mc_move(struct wc_mcindex *idx, u32 node,
+/*
+ * Move @node from the groups of @old to those of @new (both sorted);
+ * true if it joined or left any.
+ */
+static bool wc_mc_move(struct wc_mcindex *idx, u32 node,
 		       u8 (*old)[ETH_ALEN], u32 nold,
 		       u8 (*new)[ETH_ALEN], u32 nnew)
 {
 	struct wc_mcgroup *g;
+	bool changed = false;
 	u32 i = 0, j = 0;
 	int c;
 
@@ -186,17 +193,20 @@ static void wc_mc_move(struct wc_mcindex *idx, u32 node,
 				clear_bit(node, g->members);
 				g->nmembers--;
 			}
+			changed = true;
 		} else if (c > 0) {	/* joined */
 			g = wc_mc_find(idx, new[j++]);
 			if (!WARN_ON_ONCE(!g)) {
 				set_bit(node, g->members);
 				g->nmembers++;
 			}
+			changed = true;
 		} else {		/* stays */
 			i++;
 			j++;
 		}
 	}
+	return changed;
 }
 
 int wc_mcindex_set_node(struct wc_mcindex *idx, u32 node, bool all,
@@ -206,6 +216,7 @@ int wc_mcindex_set_node(struct wc_mcindex *idx, u32 node, bool all,
 	struct wc_mcnode *mn;
 	u8 (*old)[ETH_ALEN];
 	struct wc_mcgroup *g;
+	bool changed;
 	int err = 0;
 	u32 i, n;
 
@@ -238,7 +249,8 @@ int wc_mcindex_set_node(struct wc_mcindex *idx, u32 node, bool all,
 	if (err) {
 		/* Accept every multicast until an update succeeds. */
 		write_seqcount_begin(&idx->seq);
-		set_bit(node, idx->all);
+		if (!test_and_set_bit(node, idx->all))
+			WRITE_ONCE(idx->gen, idx->gen + 1);
 		write_seqcount_end(&idx->seq);
 		mn->all = true;
 		wc_mc_gc(idx, addrs, n);
@@ -248,9 +260,12 @@ int wc_mcindex_set_node(struct wc_mcindex *idx, u32 node, bool all,
 	}
 
 	write_seqcount_begin(&idx->seq);
-	wc_mc_move(idx, node, mn->addrs, mn->count, addrs, n);
+	changed = wc_mc_move(idx, node, mn->addrs, mn->count, addrs, n);
+	changed |= test_bit(node, idx->all) != all;
 	assign_bit(node, idx->all, all);
 	write_seqcount_end(&idx->seq);
+	if (changed)
+		WRITE_ONCE(idx->gen, idx->gen + 1);
 
 	wc_mc_gc(idx, mn->addrs, mn->count);
 	old = mn->addrs;

@@ -75,6 +75,11 @@ struct wc_mcindex {
 	u32 nwords;			/* BITS_TO_LONGS(nnodes) */
 	u32 hbits;			/* log2 of the hash table size */
 	u32 ngroups;			/* idx->lock */
+	/*
+	 * Membership generation: bumped (under @lock) by every change of a
+	 * member, all or up bit; READ_ONCE() elsewhere.
+	 */
+	u32 gen;
 	unsigned long *up;
 	unsigned long *all;
 	unsigned long *scratch;		/* the datapath reader's result */

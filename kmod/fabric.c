@@ -42,6 +42,8 @@ static void wc_counters_sum(const struct wc_counters *cnt, u64 *sum)
 		sum[i] += v[i];
 }
 
+static void wc_groups_work(struct work_struct *work);
+
 /* Where each xmit-side counter goes in enum wormcast_counter. */
 static const u8 wc_tx_counter_ids[WC_TX_NCOUNTERS] = {
 	[WC_TX_FRAMES] = WORMCAST_CNT_TX_FRAMES,
@@ -314,6 +316,31 @@ static int wc_fill_dsts(struct wc_fabric *f, struct wc_msg *m, u32 src,
 }
 
 /*
+ * ocms/otms, a multicast frame: lay out in m->hdr the plan the daemon
+ * installed for (@src, group @mac), if it was checked against the labels
+ * table the engine runs on and its destinations are the frame's; else
+ * the frame goes by dual-path, counted.  In the poll, under
+ * rcu_read_lock(); the plan is copied, so a plans table replaced
+ * meanwhile changes nothing for this message.
+ */
+static void wc_use_plan(struct wc_fabric *f, u32 src, struct wc_msg *m,
+			const u8 *mac)
+{
+	struct wc_table *t = wc_tables_peek_rcu(&f->tables,
+						WORMCAST_TABLE_PLANS);
+	const struct wc_plan *p = NULL;
+
+	if (t && m->hdr && t->u.plans.labels_gen == f->run_table->gen)
+		p = wc_plan_find(&t->u.plans, src, mac);
+	if (p && wc_plan_matches(&t->u.plans, p, m->dstmap, m->ndsts) &&
+	    wc_plan_layout(&t->u.plans, p, m->hdr, m->hdr_max)) {
+		m->hdr_preset = true;
+		return;
+	}
+	wc_count_napi(f, src, WORMCAST_CNT_PLAN_FALLBACK, 1);
+}
+
+/*
  * Hand @skb, just taken from @node's queue, to the engine, or drop it
  * under a named counter.
  */
@@ -365,6 +392,9 @@ static void wc_submit(struct wc_fabric *f, struct wc_node *node,
 	}
 	if (!f->run_table && f->run_scheme != WORMCAST_MCAST_UNICAST)
 		wc_count_napi(f, node->id, WORMCAST_CNT_TABLE_FALLBACK, 1);
+	else if (f->run_table && wc_plan_scheme(f->run_scheme) &&
+		 is_multicast_ether_addr(mac) && !is_broadcast_ether_addr(mac))
+		wc_use_plan(f, node->id, m, mac);
 	wc_capture_attach(f, m);
 	wc_engine_submit(f->engine, m);
 }
@@ -728,6 +758,8 @@ struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
 		wc_counters_init(&node->napi_cnt);
 		atomic64_set(&node->rxf_fallbacks, 0);
 	}
+	spin_lock_init(&f->groups_lock);
+	INIT_DELAYED_WORK(&f->groups_work, wc_groups_work);
 	f->mcast = WORMCAST_MCAST_UNICAST;
 	wc_tables_init(&f->tables, &f->topo, &f->params, wc_table_ops);
 	f->run_algo = &wc_algo_unicast_based;
@@ -795,7 +827,14 @@ void wc_fabric_start(struct wc_fabric *f)
 void wc_fabric_stop(struct wc_fabric *f)
 {
 	struct sk_buff *skb;
+	unsigned long flags;
 	u32 n;
+
+	spin_lock_irqsave(&f->groups_lock, flags);
+	f->groups_off = true;
+	spin_unlock_irqrestore(&f->groups_lock, flags);
+	/* the work only trylocks RTNL: no deadlock with our caller's */
+	cancel_delayed_work_sync(&f->groups_work);
 
 	if (f->napi_on) {
 		napi_disable(&f->napi);
@@ -820,6 +859,50 @@ void wc_fabric_stop(struct wc_fabric *f)
 	}
 	for (n = 0; n < f->nnodes; n++)
 		wc_node_purge(&f->nodes[n]);
+}
+
+/* ------------------------------------------------------------ membership */
+
+/*
+ * Send the GROUPS_GET event if the membership generation moved since the
+ * last one.  RTNL is only tried (wc_fabric_stop() cancels this work
+ * synchronously with RTNL held): when busy, try again a jiffy later.
+ */
+static void wc_groups_work(struct work_struct *work)
+{
+	struct wc_fabric *f = container_of(to_delayed_work(work),
+					   struct wc_fabric, groups_work);
+	u32 gen;
+
+	if (!rtnl_trylock()) {
+		queue_delayed_work(system_wq, &f->groups_work, 1);
+		return;
+	}
+	gen = READ_ONCE(f->mc->gen);
+	if (!READ_ONCE(f->dying) && gen != f->groups_sent) {
+		WRITE_ONCE(f->groups_sent, gen);
+		wc_genl_notify_groups(f, gen);
+	}
+	rtnl_unlock();
+}
+
+/*
+ * A node's membership may have changed (any context, also with BH off
+ * and the device's address list locked): if the index's generation moved
+ * since the last event, arm the event WC_GROUPS_NOTIFY_MS from now unless
+ * it is armed already, so that a burst of changes makes one event.
+ */
+void wc_fabric_groups_poke(struct wc_fabric *f)
+{
+	unsigned long flags;
+
+	if (READ_ONCE(f->mc->gen) == READ_ONCE(f->groups_sent))
+		return;
+	spin_lock_irqsave(&f->groups_lock, flags);
+	if (!f->groups_off)
+		queue_delayed_work(system_wq, &f->groups_work,
+				   msecs_to_jiffies(WC_GROUPS_NOTIFY_MS));
+	spin_unlock_irqrestore(&f->groups_lock, flags);
 }
 
 /* ------------------------------------------------------------ runtime */

@@ -81,6 +81,9 @@ static const struct nla_policy wc_genl_policy[WORMCAST_A_MAX + 1] = {
 	[WORMCAST_A_LINK] = WC_READ_ONLY,
 	[WORMCAST_A_FAULTS] = WC_READ_ONLY,
 	[WORMCAST_A_FAULT] = NLA_POLICY_NESTED(wc_fault_policy),
+	[WORMCAST_A_GROUPS_GEN] = WC_READ_ONLY,
+	[WORMCAST_A_GROUPS] = WC_READ_ONLY,
+	[WORMCAST_A_GROUP] = WC_READ_ONLY,
 };
 
 static struct genl_family wc_genl_family;
@@ -1186,6 +1189,168 @@ void wc_genl_notify(struct wc_fabric *f, u8 cmd)
 				WC_MCGRP_EVENTS, GFP_KERNEL);
 }
 
+/* ------------------------------------------------------------ groups */
+
+/*
+ * One WORMCAST_A_GROUP nest: @g's address and the nodes a frame to it
+ * reaches now (members, nodes taking all multicast, devices up), read
+ * consistently by the index's seqcount into @map (scratch, nnodes bits)
+ * and @words (its u32 form).
+ */
+static int wc_put_group(struct sk_buff *skb, struct wc_fabric *f,
+			const struct wc_mcgroup *g, unsigned long *map,
+			u32 *words)
+{
+	u32 nw = DIV_ROUND_UP(f->nnodes, 32);
+	struct nlattr *nest;
+	unsigned int seq;
+
+	do {
+		seq = wc_mcindex_read_begin(f->mc);
+		wc_mcindex_dsts_once(f->mc, g->addr, false, map);
+	} while (wc_mcindex_read_retry(f->mc, seq));
+	bitmap_to_arr32(words, map, f->nnodes);
+	nest = nla_nest_start(skb, WORMCAST_A_GROUP);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put(skb, WORMCAST_GROUP_ADDRESS, ETH_ALEN, g->addr) ||
+	    nla_put_u32(skb, WORMCAST_GROUP_NMEMBERS,
+			bitmap_weight(map, f->nnodes)) ||
+	    nla_put(skb, WORMCAST_GROUP_MEMBERS, nw * sizeof(u32), words)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * GROUPS_GET dump of one fabric: every group of its membership index, as
+ * many per message as fit, each message with the fabric's identity and
+ * membership generation.  cb->args[0] is the next hash bucket, args[1]
+ * the groups of it already sent.  A change between messages sets
+ * NLM_F_DUMP_INTR (the generation is the dump's sequence).
+ */
+static int wc_genl_groups_dump(struct sk_buff *skb,
+			       struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct net *net = sock_net(skb->sk);
+	unsigned long *map = NULL;
+	struct nlattr *groups;
+	struct wc_fabric *f;
+	u32 *words = NULL, b, skip, added = 0;
+	bool full = false;
+	void *hdr;
+	int err = 0;
+
+	if (!info->attrs[WORMCAST_A_FABRIC_IFINDEX] &&
+	    !info->attrs[WORMCAST_A_FABRIC_NAME]) {
+		NL_SET_ERR_MSG(cb->extack, "fabric ifindex or name is required");
+		return -EINVAL;
+	}
+	rtnl_lock();
+	f = wc_genl_find(net, info->attrs, cb->extack);
+	if (IS_ERR(f)) {
+		err = PTR_ERR(f);
+		goto out;
+	}
+	if (!wc_is_owner(f, net)) {
+		NL_SET_ERR_MSG(cb->extack,
+			       "groups only from the fabric device's netns");
+		err = -EPERM;
+		goto out;
+	}
+	b = cb->args[0];
+	if (b >= (1u << f->mc->hbits))
+		goto out;
+	map = bitmap_zalloc(f->nnodes, GFP_KERNEL);
+	words = kcalloc(DIV_ROUND_UP(f->nnodes, 32), sizeof(u32), GFP_KERNEL);
+	if (!map || !words) {
+		err = -ENOMEM;
+		goto out;
+	}
+	cb->seq = READ_ONCE(f->mc->gen) + 1;
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &wc_genl_family, NLM_F_MULTI,
+			  WORMCAST_CMD_GROUPS_GET);
+	if (!hdr)
+		goto out;
+	if (wc_put_identity(skb, f, net) ||
+	    nla_put_u32(skb, WORMCAST_A_GROUPS_GEN, cb->seq - 1))
+		goto cancel;
+	groups = nla_nest_start(skb, WORMCAST_A_GROUPS);
+	if (!groups)
+		goto cancel;
+	rcu_read_lock();
+	for (; b < (1u << f->mc->hbits) && !full; b++) {
+		const struct wc_mcgroup *g;
+
+		skip = cb->args[1];
+		hlist_for_each_entry_rcu(g, &f->mc->groups[b], hnode) {
+			if (skip) {
+				skip--;
+				continue;
+			}
+			if (wc_put_group(skb, f, g, map, words)) {
+				full = true;
+				break;
+			}
+			added++;
+			cb->args[1]++;
+		}
+		if (!full)
+			cb->args[1] = 0;
+		else
+			break;
+	}
+	rcu_read_unlock();
+	if (!added && full) {
+		/* not even one group fits */
+		nla_nest_cancel(skb, groups);
+		goto cancel;
+	}
+	nla_nest_end(skb, groups);
+	genlmsg_end(skb, hdr);
+	nl_dump_check_consistent(cb, nlmsg_hdr(skb));
+	cb->args[0] = b;
+	goto out;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	err = skb->len ? 0 : -EMSGSIZE;
+out:
+	rtnl_unlock();
+	kfree(words);
+	bitmap_free(map);
+	return err ? err : skb->len;
+}
+
+/*
+ * GROUPS_GET on "events" in the fabric's netns (RTNL held): the fabric's
+ * membership reached generation @gen; one event per change window
+ * (wc_fabric_groups_poke()).  Listeners dump the groups.
+ */
+void wc_genl_notify_groups(struct wc_fabric *f, u32 gen)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	ASSERT_RTNL();
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &wc_genl_family, 0,
+			  WORMCAST_CMD_GROUPS_GET);
+	if (!hdr || wc_put_identity(msg, f, dev_net(f->dev)) ||
+	    nla_put_u32(msg, WORMCAST_A_GROUPS_GEN, gen)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&wc_genl_family, dev_net(f->dev), msg, 0,
+				WC_MCGRP_EVENTS, GFP_KERNEL);
+}
+
 /* ------------------------------------------------------------ family */
 
 static const struct genl_small_ops wc_genl_ops[] = {
@@ -1247,6 +1412,10 @@ static const struct genl_small_ops wc_genl_ops[] = {
 	{
 		.cmd = WORMCAST_CMD_FAULT_GET,
 		.dumpit = wc_genl_fault_dump,
+	},
+	{
+		.cmd = WORMCAST_CMD_GROUPS_GET,
+		.dumpit = wc_genl_groups_dump,
 	},
 };
 

@@ -103,6 +103,7 @@ static int wc_node_open(struct net_device *dev)
 	netif_start_queue(dev);
 	/* __dev_open() calls ndo_set_rx_mode right after this */
 	wc_mcindex_set_up(node->fabric->mc, node->id, true);
+	wc_fabric_groups_poke(node->fabric);
 	return 0;
 }
 
@@ -111,6 +112,7 @@ static void wc_node_leave(struct wc_node *node)
 {
 	wc_mcindex_set_up(node->fabric->mc, node->id, false);
 	wc_mcindex_set_node(node->fabric->mc, node->id, false, NULL, 0);
+	wc_fabric_groups_poke(node->fabric);
 }
 
 static int wc_node_stop(struct net_device *dev)
@@ -173,6 +175,7 @@ static void wc_node_set_rx_mode(struct net_device *dev)
 				  (u8 *)addrs, n);
 	if (err || fallback)
 		atomic64_inc(&node->rxf_fallbacks);
+	wc_fabric_groups_poke(node->fabric);
 }
 
 static const struct net_device_ops wc_node_netdev_ops = {

@@ -24,18 +24,17 @@
 
 /* ------------------------------------------------------------ kinds */
 
-static int wc_trees_build(struct wc_table *t, const struct wc_topo *topo,
-			  const struct wc_engine_params *params,
+static int wc_trees_build(struct wc_table *t, struct wc_tables *ts,
 			  const char **why)
 {
 	struct wc_tree_set *s = &t->u.trees;
 	int err;
 
-	err = wc_tree_set_build(s, topo, t->bytes, t->size, why);
+	err = wc_tree_set_build(s, ts->topo, t->bytes, t->size, why);
 	if (err)
 		return err;
 	/* a table for a scheme the fabric could never run is refused too */
-	err = wc_mcast_check(s->scheme, topo, params, why);
+	err = wc_mcast_check(s->scheme, ts->topo, ts->params, why);
 	if (err)
 		wc_tree_set_free(s);
 	return err;
@@ -56,17 +55,16 @@ static u32 wc_trees_scheme(const struct wc_table *t)
 	return t->u.trees.scheme;
 }
 
-static int wc_labels_build(struct wc_table *t, const struct wc_topo *topo,
-			   const struct wc_engine_params *params,
+static int wc_labels_build(struct wc_table *t, struct wc_tables *ts,
 			   const char **why)
 {
 	struct wc_label_set *s = &t->u.labels;
 	int err;
 
-	err = wc_label_set_build(s, topo, t->bytes, t->size, why);
+	err = wc_label_set_build(s, ts->topo, t->bytes, t->size, why);
 	if (err)
 		return err;
-	err = wc_mcast_check(s->scheme, topo, params, why);
+	err = wc_mcast_check(s->scheme, ts->topo, ts->params, why);
 	if (err)
 		wc_label_set_free(s);
 	return err;
@@ -87,6 +85,41 @@ static u32 wc_labels_scheme(const struct wc_table *t)
 	return t->u.labels.scheme;
 }
 
+/*
+ * Plans are checked against the labels table published now (its label
+ * set and generation): the datapath uses them only while that table is
+ * the one the engine runs on (wc_plans_usable()).
+ */
+static int wc_plans_build(struct wc_table *t, struct wc_tables *ts,
+			  const char **why)
+{
+	struct wc_table *labels;
+	int err;
+
+	labels = rcu_dereference_protected(ts->slot[WORMCAST_TABLE_LABELS],
+					   lockdep_is_held(&ts->lock));
+	if (!labels) {
+		*why = "plans need a committed labels table of scheme ocms or otms first";
+		return -EINVAL;
+	}
+	err = wc_plan_set_build(&t->u.plans, ts->topo, &labels->u.labels,
+				t->bytes, t->size, why);
+	if (err)
+		return err;
+	t->u.plans.labels_gen = labels->gen;
+	return 0;
+}
+
+static void wc_plans_destroy(struct wc_table *t)
+{
+	wc_plan_set_free(&t->u.plans);
+}
+
+static size_t wc_plans_mem(const struct wc_table *t)
+{
+	return t->u.plans.mem;
+}
+
 const struct wc_table_ops wc_table_ops[WORMCAST_TABLE_MAX + 1] = {
 	[WORMCAST_TABLE_TREES] = {
 		.build = wc_trees_build,
@@ -101,6 +134,11 @@ const struct wc_table_ops wc_table_ops[WORMCAST_TABLE_MAX + 1] = {
 		.mem = wc_labels_mem,
 		.scheme = wc_labels_scheme,
 		.algo = &wc_algo_label,
+	},
+	[WORMCAST_TABLE_PLANS] = {	/* used by the source, not the engine */
+		.build = wc_plans_build,
+		.destroy = wc_plans_destroy,
+		.mem = wc_plans_mem,
 	},
 };
 
@@ -404,7 +442,7 @@ int wc_table_txn_commit(struct wc_tables *ts, u32 txn, u32 *kind, u32 *gen,
 	t->bytes = x->buf;		/* the table owns the bytes now */
 	x->buf = NULL;
 	refcount_set(&t->ref, 1);
-	err = ts->ops[t->kind].build(t, ts->topo, ts->params, &why);
+	err = ts->ops[t->kind].build(t, ts, &why);
 	if (err) {
 		if (err == -ENOMEM)
 			why = why ? why : "out of memory for the table";

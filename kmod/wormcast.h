@@ -48,6 +48,7 @@
 #include "topology.h"
 #include "tree_mcast.h"
 #include "path_mcast.h"
+#include "plans.h"
 #include "mcast_kind.h"
 #include "dstset.h"
 
@@ -58,6 +59,7 @@
 #define WC_ENGINE_BACKLOG	2	/* messages queued in the engine per node */
 #define WC_POLL_CYCLES		4096	/* engine cycles per run in a poll */
 #define WC_POLL_RUNS		8	/* engine runs per poll before yielding */
+#define WC_GROUPS_NOTIFY_MS	5	/* membership changes coalesced per event */
 #define WC_DRV_VERSION		"0.1"	/* ethtool -i, modinfo */
 /*
  * Fabric time in virtual-time mode (cycle_ns 0): nanoseconds per cycle,
@@ -112,18 +114,23 @@ struct wc_table {
 	union {				/* what the engine routes by */
 		struct wc_tree_set trees;	/* WORMCAST_TABLE_TREES */
 		struct wc_label_set labels;	/* WORMCAST_TABLE_LABELS */
+		struct wc_plan_set plans;	/* WORMCAST_TABLE_PLANS */
 	} u;
 };
+
+struct wc_tables;
 
 /*
  * How a kind of table is built from its bytes and freed, and what the
  * engine runs on it.  build() is called with @t->bytes and @t->size set;
  * it validates them completely and fills t->u, or returns an error with
- * *@why set (static string).  The engine gets &t->u as its tables.
+ * *@why set (static string); @ts is the fabric's, its lock held (a table
+ * may be checked against another kind's published one).  The engine gets
+ * &t->u as its tables.
  */
 struct wc_table_ops {
-	int (*build)(struct wc_table *t, const struct wc_topo *topo,
-		     const struct wc_engine_params *params, const char **why);
+	int (*build)(struct wc_table *t, struct wc_tables *ts,
+		     const char **why);
 	void (*destroy)(struct wc_table *t);
 	size_t (*mem)(const struct wc_table *t);
 	u32 (*scheme)(const struct wc_table *t);	/* the scheme it serves */
@@ -221,6 +228,14 @@ struct wc_fabric {
 	bool switching;			/* draining before a switch */
 
 	struct wc_mcindex *mc;		/* membership index */
+	/*
+	 * Membership notifications (wc_fabric_groups_poke()): one GROUPS_GET
+	 * event per window of WC_GROUPS_NOTIFY_MS after a change.
+	 */
+	spinlock_t groups_lock;		/* groups_off and queueing the work */
+	bool groups_off;		/* stopping: no more notifications */
+	u32 groups_sent;		/* mc->gen last notified (the work) */
+	struct delayed_work groups_work;
 	unsigned long *pending;		/* bitmap: nodes with queued frames */
 	struct sk_buff_head rxq;	/* clones not yet delivered (NAPI) */
 	atomic64_t fabric_dev_drops;	/* frames sent on the fabric device */
@@ -331,6 +346,7 @@ bool wc_fabric_node_failed(struct wc_fabric *f, u32 node);
 u32 wc_fabric_faults(struct wc_fabric *f, u32 skip, struct wc_fault *out,
 		     u32 max);
 void wc_fabric_set_mcast(struct wc_fabric *f, u32 scheme);
+void wc_fabric_groups_poke(struct wc_fabric *f);
 
 /* tables.c */
 extern const struct wc_table_ops wc_table_ops[WORMCAST_TABLE_MAX + 1];
@@ -369,5 +385,6 @@ int wc_param_check_mcast(const struct nlattr *a, const struct wc_topo *topo,
 int wc_genl_init(void);
 void wc_genl_exit(void);
 void wc_genl_notify(struct wc_fabric *f, u8 cmd);
+void wc_genl_notify_groups(struct wc_fabric *f, u32 gen);
 
 #endif /* WC_WORMCAST_H */

@@ -28,6 +28,8 @@ static const char *const wc_mcast_scheme_names[] = {
 	[WORMCAST_MCAST_DUAL_PATH] = "dual-path",
 	[WORMCAST_MCAST_MULTIPATH] = "multipath",
 	[WORMCAST_MCAST_STAR_TREE] = "star-tree",
+	[WORMCAST_MCAST_OCMS] = "ocms",
+	[WORMCAST_MCAST_OTMS] = "otms",
 };
 
 _Static_assert(sizeof(wc_mcast_scheme_names) / sizeof(wc_mcast_scheme_names[0]) ==

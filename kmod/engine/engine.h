@@ -93,6 +93,11 @@ struct wc_msg {
 	u32 *hdr;
 	u32 hdr_max;			/* words at @hdr */
 	/*
+	 * The caller laid the header out in @hdr already (a plan of the
+	 * ocms/otms schemes, plans.h): the algorithm sends it as it is.
+	 */
+	bool hdr_preset;
+	/*
 	 * Optional trace, owned by the caller and alive until msg_done;
 	 * NULL (wc_msg_init()) costs nothing.  See struct wc_trace.
 	 */

@@ -24,6 +24,8 @@ static inline u32 wc_mcast_table_kind(u32 scheme)
 	case WORMCAST_MCAST_DUAL_PATH:
 	case WORMCAST_MCAST_MULTIPATH:
 	case WORMCAST_MCAST_STAR_TREE:
+	case WORMCAST_MCAST_OCMS:
+	case WORMCAST_MCAST_OTMS:
 		return WORMCAST_TABLE_LABELS;
 	}
 	return 0;

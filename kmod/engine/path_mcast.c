@@ -24,6 +24,8 @@ bool wc_label_scheme(u32 scheme)
 	case WORMCAST_MCAST_DUAL_PATH:
 	case WORMCAST_MCAST_MULTIPATH:
 	case WORMCAST_MCAST_STAR_TREE:
+	case WORMCAST_MCAST_OCMS:
+	case WORMCAST_MCAST_OTMS:
 		return true;
 	}
 	return false;
@@ -232,6 +234,9 @@ static u32 layout(const struct wc_label_set *s, const struct wc_msg *m,
 
 	if (max < 1)
 		return 0;
+	/* ocms/otms: the source copied the plan's layout (plans.h) */
+	if (m->hdr_preset)
+		return words == m->hdr && words[0] <= max ? words[0] : 0;
 	nup = sort_dests(s, m, own, &nseq);
 	if (!nseq)
 		return 0;

@@ -27,6 +27,9 @@
  *    words carry WC_PL_HP.
  *  - multipath: one worm per source port: a destination joins the worm of
  *    the port R takes toward it from the source (daemon/lib/pathplan.h).
+ *  - ocms, otms: the worms of the plan the daemon computed for the
+ *    message's (source, group), laid out by the source (plans.h,
+ *    m->hdr_preset); dual-path without one.  Routers as dual-path.
  *  - star-tree: the two worms of dual-path, but each router applies Rules
  *    1-3 (wc_lr_tree_step()): when its extreme neighbour is a
  *    destination, the worm splits and that suffix of the list goes there.
@@ -85,7 +88,7 @@ void wc_label_set_free(struct wc_label_set *s);
 int wc_label_scheme_check(u32 scheme, const struct wc_topo *t,
 			  const struct wc_engine_params *p, const char **why);
 
-/* True for hamiltonian, dual-path, multipath and star-tree. */
+/* True for hamiltonian, dual-path, multipath, star-tree, ocms and otms. */
 bool wc_label_scheme(u32 scheme);
 
 /* Words of m->hdr a message to @ndsts destinations needs. */

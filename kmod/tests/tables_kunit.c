@@ -32,9 +32,10 @@
 static atomic_t live_tables;
 
 /* Test double of the TREES kind: the header checks of the uapi. */
-static int fake_build(struct wc_table *t, const struct wc_topo *topo,
-		      const struct wc_engine_params *params, const char **why)
+static int fake_build(struct wc_table *t, struct wc_tables *ts,
+		      const char **why)
 {
+	const struct wc_topo *topo = ts->topo;
 	const struct wormcast_trees *h = t->bytes;
 	u32 want;
 

@@ -31,6 +31,7 @@ static void check_accepted(const struct wormctl_cmdline *c, int argc,
 	case WCMD_FABRIC_SET:
 	case WCMD_STATS:
 	case WCMD_TABLE_SHOW:
+	case WCMD_GROUP_SHOW:
 		FUZZ_CHECK(c->dev || c->cmd == WCMD_FABRIC_SHOW, "no device");
 		if (c->dev)
 			FUZZ_CHECK(*c->dev && strlen(c->dev) < IFNAMSIZ,
@@ -97,6 +98,11 @@ static void check_round_trip(const struct wormctl_cmdline *c)
 		return;
 	case WCMD_TABLE_SHOW:
 		argv[argc++] = "table";
+		argv[argc++] = "show";
+		argv[argc++] = (char *)c->dev;
+		break;
+	case WCMD_GROUP_SHOW:
+		argv[argc++] = "group";
 		argv[argc++] = "show";
 		argv[argc++] = (char *)c->dev;
 		break;

@@ -188,6 +188,25 @@ for i in range(3):
                        [rng.randrange(256) for _ in range(n)]))
 write("trees", seeds)
 
+# ---------------------------------------------------------------- plans
+# fuzz_plans: mode byte (bit 0: raw), then raw: a 16-bit length and the
+# table; structured: plan count, then per plan group byte, source, worm
+# count, and per worm its length and node bytes (4x4 mesh, the snake).
+seeds = [
+    # node 0: worm to nodes 1, 2 (labels 1, 2) and a worm to node 15
+    bytes([0, 1, 0, 0, 2, 2, 1, 2, 1, 15]),
+    # two plans, one source each
+    bytes([0, 2, 0, 0, 1, 1, 1, 1, 5, 1, 1, 4]),
+    # refused: labels 2 then 1
+    bytes([0, 1, 0, 0, 1, 2, 2, 1]),
+]
+hdr = struct.pack("=4I", 16, 1, 0, 0)
+plan = struct.pack("=6sHIII", bytes([1, 0, 0x5e, 0, 0, 1]), 0, 0, 2, 5) + \
+    struct.pack("=5I", 2, 1, 2, 1, 15)
+body = hdr + plan
+seeds.append(bytes([1]) + struct.pack("=H", len(body)) + body)
+write("plans", seeds)
+
 # ---------------------------------------------------------------- labels
 # fuzz_labels: topology byte, mode byte (bit 0: raw), then the table (raw:
 # a length byte and the bytes) or scheme, start node and walk steps.

@@ -13,6 +13,11 @@ standard library only; the netlink plumbing is in wcnl.py.
                             (47-labels.sh): every kind of bad labeling
                             refused with its extack text and no change,
                             the snake committed and read back
+  tables.py plans           PLANS tables on a 4x4 mesh running ocms
+                            (51-plans.sh): refused before a labels table,
+                            every kind of bad plan refused with its
+                            extack text and no change, a good one
+                            committed and read back
 
 Checks: a fabric created with "multicast dstm-1"; TABLE_NEW/CHUNK/COMMIT/ABORT state machine and
 its refusals (each with its extack text); tables that are not valid are
@@ -46,6 +51,7 @@ CMD = U.prefixed('WORMCAST_CMD_')
 MC = U.prefixed('WORMCAST_MCAST_')
 TREES = U.WORMCAST_TABLE_TREES
 LABELS = U.WORMCAST_TABLE_LABELS
+PLANS = U.WORMCAST_TABLE_PLANS
 NO_PORT = 0xff
 CHUNK_MAX = 65024               # WORMCAST_TABLE_CHUNK_MAX
 MAX_BYTES = 4 << 20             # WORMCAST_TABLE_MAX_BYTES
@@ -534,6 +540,77 @@ def labels_checks():
     dellink(rt)
 
 
+def plans_blob(plans, nnodes=16, nplans=None, reserved=(0, 0)):
+    """struct wormcast_plans: @plans is [(addr, src, [[node, ..], ..])],
+    or (addr, src, nworms, words, reserved) for hand-made ones."""
+    body = b''
+    for p in plans:
+        if len(p) == 3:
+            addr, src, worms = p
+            words = [w for worm in worms for w in [len(worm)] + worm]
+            p = (addr, src, len(worms), words, 0)
+        addr, src, nworms, words, res = p
+        body += struct.pack('=6sHIII', addr, res, src, nworms, len(words)) + \
+            struct.pack('=%dI' % len(words), *words)
+    n = len(plans) if nplans is None else nplans
+    return struct.pack('=4I', nnodes, n, *reserved) + body
+
+
+def plans_checks():
+    """PLANS tables on a 4x4 mesh running ocms."""
+    rt = wcnl.NlSock(wcnl.NETLINK_ROUTE)
+    dellink(rt)
+    ack = newlink(rt, topology=U.WORMCAST_TOPO_MESH, dims=DIMS,
+                  multicast=MC['ocms'])
+    ok(not ack.err, 'a 4x4 mesh with multicast ocms', ack.strerror())
+    if ack.err:
+        return
+    fam = Family()
+    grp = bytes([0x01, 0x00, 0x5e, 0x01, 0x02, 0x03])
+    # from node 0 (label 0): nodes 1, 2 (labels 1, 2) through node 1, node
+    # 15 (label 12) through node 4 (label 7)
+    good = plans_blob([(grp, 0, [[1, 2], [15]])])
+    gen = fam.gen()
+    ack, g = fam.push(good, gen, kind=PLANS)
+    ok(ack.err == -errno.EINVAL and 'labels table' in (ack.extack or ''),
+       'plans before a labels table refused (%s)' % ack.extack, ack.strerror())
+    ack, gen = fam.push(labels_blob(MC['ocms'], snake(DIMS)), gen, kind=LABELS)
+    ok(not ack.err, 'the ocms labels table committed', ack.strerror())
+    bad = [
+        ('nnodes of another fabric', plans_blob([(grp, 0, [[1, 2], [15]])], nnodes=20),
+         'node count'),
+        ('reserved header word', plans_blob([(grp, 0, [[1, 2], [15]])], reserved=(1, 0)),
+         'reserved'),
+        ('a unicast group address', plans_blob([(bytes([2, 0x77, 0, 1, 0, 3]), 0, [[1]])]),
+         'multicast MAC'),
+        ('a source out of range', plans_blob([(grp, 16, [[1]])]), 'source'),
+        ('a destination out of range', plans_blob([(grp, 0, [[1, 16]])]), 'not a node'),
+        ('the source as a destination', plans_blob([(grp, 1, [[1]])]), 'own source'),
+        ('a destination twice', plans_blob([(grp, 0, [[1, 2], [2]])]), 'twice'),
+        ('labels not monotone', plans_blob([(grp, 0, [[2, 1]])]), 'label-monotone'),
+        ('two worms through one port', plans_blob([(grp, 0, [[1], [2]])]), 'same port'),
+        ('an empty worm', plans_blob([(grp, 0, 2, [0, 1, 1], 0)]), 'empty worm'),
+        ('more worms than ports', plans_blob([(grp, 0, 5, [1, 1, 1, 2, 1, 3, 1, 5, 1, 6], 0)]),
+         'more worms'),
+        ('the same (source, group) twice', plans_blob([(grp, 0, [[1]]), (grp, 0, [[1]])]),
+         'order'),
+        ('a plan missing', plans_blob([(grp, 0, [[1]])], nplans=2), 'shorter than its plans'),
+    ]
+    for name, blob, text in bad:
+        ack, g = fam.push(blob, gen, kind=PLANS)
+        ok(ack.err == -errno.EINVAL and text in (ack.extack or '') and fam.gen() == gen,
+           'refused, generation unchanged: %s (%s)' % (name, ack.extack),
+           ack.strerror())
+    ack, _ = fam.table_info(PLANS)
+    ok(ack.err == -errno.ENOENT, 'no PLANS table after the refusals', ack.strerror())
+    ack, g = fam.push(good, gen, kind=PLANS)
+    ok(not ack.err and g == gen + 1, 'a good plan committed as generation %d' % (gen + 1),
+       ack.strerror())
+    ack, data, _ = fam.table_bytes(PLANS)
+    ok(data == good, 'read back byte for byte')
+    dellink(rt)
+
+
 def repush(fabric, count):
     """Commit the fabric's own table again @count times (each against the
     generation just made); print the generations, exit 1 on a refusal."""
@@ -556,6 +633,8 @@ if __name__ == '__main__':
         repush(sys.argv[2], int(sys.argv[3]))
     elif len(sys.argv) == 2 and sys.argv[1] == 'labels':
         labels_checks()
+    elif len(sys.argv) == 2 and sys.argv[1] == 'plans':
+        plans_checks()
     else:
         main()
     sys.exit(1 if failed else 0)

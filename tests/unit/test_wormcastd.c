@@ -288,7 +288,8 @@ static void test_decide(void)
 	v.ntables = 1;
 	v.tables[0].kind = WORMCAST_TABLE_TREES;
 	v.tables[0].gen = 3;
-	is_int(wcd_decide(&v), WCD_PUSH, "TREES table of an older generation: push");
+	is_int(wcd_decide(&v), WCD_READ_SCHEME,
+	       "TREES table of an older generation (another kind committed since): read its scheme");
 	v.tables[0].gen = 4;
 	is_int(wcd_decide(&v), WCD_READ_SCHEME, "current TREES table: read its scheme first");
 	v.table_scheme_known = true;

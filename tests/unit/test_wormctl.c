@@ -534,6 +534,7 @@ static void test_names(void)
 		CNT(DROP_RX_ERROR), CNT(DROP_ROUTE_ERROR), CNT(DROP_NOT_A_NODE),
 		CNT(RX_FILTER_FALLBACK), CNT(DROP_DEADLOCK),
 		CNT(TABLE_FALLBACK), CNT(DROP_STRAY), CNT(FAULT_DROPS),
+		CNT(PLAN_FALLBACK),
 	};
 	static const struct { int v; const char *suffix; } eng[] = {
 		ENG(CYCLES), ENG(WORMS_IN_FLIGHT), ENG(FLIT_HOPS),
@@ -639,6 +640,15 @@ static void test_args(void)
 	ok(PARSE(&c, "-x", "fabric") == -1 && strstr(err, "-x"),
 	   "unknown option refused (%s)", err);
 	ok(PARSE(&c, "-jx", "fabric") == -1, "unknown grouped option refused");
+	ok(PARSE(&c, "group", "show", "wc", "-j") == 0 &&
+	   c.cmd == WCMD_GROUP_SHOW && !strcmp(c.dev, "wc") && c.opts.json,
+	   "group show wc -j");
+	ok(PARSE(&c, "group", "wc") == 0 && c.cmd == WCMD_GROUP_SHOW,
+	   "group wc");
+	ok(PARSE(&c, "group", "show") == -1 && strstr(err, "DEV is missing"),
+	   "group show without DEV refused (%s)", err);
+	ok(PARSE(&c, "group", "wc", "wd") == -1 && strstr(err, "group show"),
+	   "group show: a second device refused (%s)", err);
 	ok(PARSE(&c, "--jsonx", "fabric") == -1, "unknown long option refused");
 	ok(PARSE(&c, "table", "show", "wc", "-j", "-v") == 0 &&
 	   c.cmd == WCMD_TABLE_SHOW && !strcmp(c.dev, "wc") && c.opts.json &&

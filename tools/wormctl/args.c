@@ -18,6 +18,7 @@ const char wormctl_usage[] =
 	"                              multicast SCHEME } ... |\n"
 	"             stats DEV [ node N | total | --links ] |\n"
 	"             table [ show ] DEV |\n"
+	"             group [ show ] DEV |\n"
 	"             plan STRUCTURE ... |\n"
 	"             fault { add | del } DEV { link A B | node N } |\n"
 	"             fault [ show ] DEV |\n"
@@ -32,11 +33,14 @@ const char wormctl_usage[] =
 	"  fabric set    change runtime parameters (needs CAP_NET_ADMIN):\n"
 	"                cycle_ns (0 = virtual time), watchdog (cycles) and\n"
 	"                multicast (unicast, spam, dstm-1, dstm-2, rt,\n"
-	"                hamiltonian, dual-path, multipath, star-tree)\n"
+	"                hamiltonian, dual-path, multipath, star-tree, ocms,\n"
+	"                otms)\n"
 	"  stats         engine statistics and counters, in total and per node;\n"
 	"                --links: busy and blocked cycles of every link\n"
 	"  table show    the routing tables installed on DEV's fabric, decoded\n"
 	"                (-v: every node's parent port in every tree)\n"
+	"  group show    the multicast groups of DEV's fabric, each with the\n"
+	"                nodes a frame to it reaches (ocms/otms plan for these)\n"
 	"  plan          offline: compute and show routing structures\n"
 	"                (no kernel needed; see Documentation/tools.rst)\n"
 	"  fault         fail (add) or repair (del) a link or a node of a\n"
@@ -277,34 +281,38 @@ static int parse_stats(int argc, char **argv, struct wormctl_cmdline *c,
 		    argv[1]);
 }
 
-/* table [ show ] DEV, options (-j, -p, -v) also after the words. */
-static int parse_table(int argc, char **argv, struct wormctl_cmdline *c,
-		       char *err, size_t errlen)
+/*
+ * table [ show ] DEV and group [ show ] DEV (@cmd, @what), options (-j,
+ * -p, -v) also after the words.
+ */
+static int parse_dev_show(int argc, char **argv, struct wormctl_cmdline *c,
+			  enum wormctl_cmd cmd, const char *what,
+			  char *err, size_t errlen)
 {
 	int i;
 
-	c->cmd = WCMD_TABLE_SHOW;
+	c->cmd = cmd;
 	if (help_or_skip_show(&argc, &argv, c))
 		return 0;
 	for (i = 0; i < argc; i++) {
 		if (argv[i][0] == '-' && argv[i][1]) {
 			if (parse_option(argv[i], c, err, errlen))
 				return -1;
-			if (c->cmd != WCMD_TABLE_SHOW)
+			if (c->cmd != cmd)
 				return wc_fail(err, errlen,
-					    "table show: unexpected \"%s\"",
+					    "%s: unexpected \"%s\"", what,
 					    argv[i]);
 			continue;
 		}
 		if (c->dev)
 			return wc_fail(err, errlen,
-				    "table show: unexpected \"%s\"", argv[i]);
+				    "%s: unexpected \"%s\"", what, argv[i]);
 		c->dev = argv[i];
 		if (check_dev(c->dev, err, errlen))
 			return -1;
 	}
 	if (!c->dev)
-		return wc_fail(err, errlen, "table show: DEV is missing");
+		return wc_fail(err, errlen, "%s: DEV is missing", what);
 	return 0;
 }
 
@@ -491,7 +499,11 @@ int wormctl_parse_cmdline(int argc, char **argv, struct wormctl_cmdline *c,
 	if (!strcmp(cmd, "stats"))
 		return parse_stats(argc, argv, c, err, errlen);
 	if (!strcmp(cmd, "table"))
-		return parse_table(argc, argv, c, err, errlen);
+		return parse_dev_show(argc, argv, c, WCMD_TABLE_SHOW,
+				      "table show", err, errlen);
+	if (!strcmp(cmd, "group"))
+		return parse_dev_show(argc, argv, c, WCMD_GROUP_SHOW,
+				      "group show", err, errlen);
 	if (!strcmp(cmd, "fault"))
 		return parse_fault(argc, argv, c, err, errlen);
 	if (!strcmp(cmd, "monitor")) {

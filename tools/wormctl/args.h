@@ -16,6 +16,7 @@ enum wormctl_cmd {
 	WCMD_STATS,
 	WCMD_TABLE_SHOW,
 	WCMD_PLAN,
+	WCMD_GROUP_SHOW,
 	WCMD_FAULT_CHANGE,	/* fault add | fault del */
 	WCMD_FAULT_SHOW,
 	WCMD_FAULT_RANDOM,

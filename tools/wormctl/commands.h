@@ -14,5 +14,6 @@ int cmd_fault_change(const struct wormctl_cmdline *c);
 int cmd_fault_show(const struct wormctl_cmdline *c);
 int cmd_fault_random(const struct wormctl_cmdline *c);
 int cmd_monitor(const struct wormctl_cmdline *c);
+int cmd_group_show(const struct wormctl_cmdline *c);
 
 #endif /* WORMCTL_COMMANDS_H */

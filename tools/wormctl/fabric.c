@@ -214,6 +214,46 @@ static int decode_fault(const struct nlattr *nest, struct wc_fabric_info *f)
 	return 0;
 }
 
+/* One WORMCAST_A_GROUP nest of WORMCAST_A_GROUPS (GROUPS_GET). */
+static int decode_group(const struct nlattr *nest, struct wc_fabric_info *f)
+{
+	struct wc_group_info *g = wc_fabric_add_group(f);
+	const struct nlattr *a;
+	const uint32_t *w;
+	uint32_t nw, i, len;
+	const void *p;
+
+	if (!g)
+		return -ENOMEM;
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
+		case WORMCAST_GROUP_ADDRESS:
+			if (mnl_attr_get_payload_len(a) == sizeof(g->addr))
+				memcpy(g->addr, mnl_attr_get_payload(a),
+				       sizeof(g->addr));
+			break;
+		case WORMCAST_GROUP_NMEMBERS:
+			attr_u32(a, &g->nmembers);
+			break;
+		case WORMCAST_GROUP_MEMBERS:
+			attr_bytes(a, &p, &len);
+			w = p;
+			nw = len / sizeof(uint32_t);
+			free(g->members);
+			g->nlist = 0;
+			g->members = calloc(nw ? (size_t)nw * 32 : 1,
+					    sizeof(uint32_t));
+			if (!g->members)
+				return -ENOMEM;
+			for (i = 0; i < nw * 32; i++)
+				if (w[i / 32] & (1u << (i % 32)))
+					g->members[g->nlist++] = i;
+			break;
+		}
+	}
+	return 0;
+}
+
 /* One WORMCAST_A_TABLE nest of WORMCAST_A_TABLES: kind, generation, size. */
 static void decode_table(const struct nlattr *nest, struct wc_fabric_info *f)
 {
@@ -340,6 +380,15 @@ static int fabric_cb(const struct nlmsghdr *nlh, void *data)
 			/* a FAULT_ADD / FAULT_DEL notification */
 			if (decode_fault(a, f))
 				goto nomem;
+			break;
+		case WORMCAST_A_GROUPS_GEN:
+			f->has_groups_gen = attr_u32(a, &f->groups_gen);
+			break;
+		case WORMCAST_A_GROUPS:
+			mnl_attr_for_each_nested(n, a)
+				if (mnl_attr_get_type(n) == WORMCAST_A_GROUP &&
+				    decode_group(n, f))
+					goto nomem;
 			break;
 		case WORMCAST_A_NODES_TRUNCATED:
 			f->nodes_truncated = true;
@@ -509,6 +558,29 @@ int cmd_stats(const struct wormctl_cmdline *c)
 out:
 	fabric_list_free(&l);
 	return status;
+}
+
+int cmd_group_show(const struct wormctl_cmdline *c)
+{
+	struct fabric_list l;
+	struct out o;
+
+	if (query(WORMCAST_CMD_GROUPS_GET, c->dev, &l, "group show"))
+		return 1;
+	if (l.n != 1) {
+		fprintf(stderr, "wormctl: group show: no answer for \"%s\"\n",
+			c->dev);
+		fabric_list_free(&l);
+		return 1;
+	}
+	out_init(&o, stdout, c->opts.json, c->opts.pretty);
+	if (o.json)
+		json_open_array(&o, NULL);
+	show_groups(&o, &l.v[0]);
+	if (o.json)
+		json_close_array(&o);
+	fabric_list_free(&l);
+	return 0;
 }
 
 int cmd_fabric_set(const struct wormctl_cmdline *c)

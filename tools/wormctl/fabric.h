@@ -51,6 +51,14 @@ struct wc_fault_info {
 	uint32_t a, b;
 };
 
+/* One multicast group (GROUPS_GET): its address and receivers. */
+struct wc_group_info {
+	uint8_t addr[6];
+	uint32_t nmembers;		/* as the kernel counted them */
+	uint32_t nlist;			/* entries of members */
+	uint32_t *members;		/* node ids, from the bitmap */
+};
+
 struct wc_fabric_info {
 	uint32_t ifindex;		/* fabric device */
 	char name[IFNAMSIZ];		/* "" if in another netns */
@@ -83,6 +91,11 @@ struct wc_fabric_info {
 	uint32_t nfaults;		/* entries used in faults[] */
 	uint32_t fault_cap;
 	struct wc_fault_info *faults;
+	bool has_groups_gen;		/* GROUPS_GET */
+	uint32_t groups_gen;
+	uint32_t ngroups;		/* entries used in groups[] */
+	uint32_t group_cap;
+	struct wc_group_info *groups;
 };
 
 /* A new node entry at the end of f->nodes (zeroed), or NULL. */
@@ -120,6 +133,15 @@ void show_stats(struct out *o, const struct wc_fabric_info *f, int64_t node);
 void show_links(struct out *o, const struct wc_fabric_info *f);
 
 /*
+ * "group show DEV": the fabric's multicast groups, each with the nodes a
+ * frame to it reaches.  JSON: one object with the fabric's identity,
+ * "groups_gen" and "groups" (an array of {address, nmembers, members}).
+ */
+void show_groups(struct out *o, const struct wc_fabric_info *f);
+/* A new group entry at the end of f->groups (zeroed), or NULL. */
+struct wc_group_info *wc_fabric_add_group(struct wc_fabric_info *f);
+
+/*
  * table.c: a table's bytes put back together from the pieces of a
  * TABLE_GET dump (OFFSET + DATA), struct wormcast_trees decoded, and the
  * "table show" display.  No netlink: the unit test drives it.
@@ -155,6 +177,10 @@ struct wc_table_view {
 	const uint8_t *parent_port;	/* ntrees * nnodes, tree after tree */
 	/* WORMCAST_TABLE_LABELS */
 	const uint32_t *label;		/* nnodes: label of every node */
+	/* WORMCAST_TABLE_PLANS: nplans struct wormcast_plan and words */
+	uint32_t nplans;
+	const uint8_t *plans;
+	size_t plans_len;
 };
 
 /*

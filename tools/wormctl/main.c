@@ -41,6 +41,8 @@ int main(int argc, char **argv)
 		return cmd_stats(&c);
 	case WCMD_TABLE_SHOW:
 		return cmd_table_show(&c);
+	case WCMD_GROUP_SHOW:
+		return cmd_group_show(&c);
 	case WCMD_PLAN:
 		return wormctl_plan(c.plan_argc, c.plan_argv, &c.opts);
 	case WCMD_FAULT_CHANGE:

@@ -48,8 +48,34 @@ struct wc_link_info *wc_fabric_add_link(struct wc_fabric_info *f)
 	return l;
 }
 
+struct wc_group_info *wc_fabric_add_group(struct wc_fabric_info *f)
+{
+	struct wc_group_info *g;
+	uint32_t cap;
+
+	if (f->ngroups == f->group_cap) {
+		cap = f->group_cap ? 2 * f->group_cap : 16;
+		g = realloc(f->groups, cap * sizeof(*g));
+		if (!g)
+			return NULL;
+		f->groups = g;
+		f->group_cap = cap;
+	}
+	g = &f->groups[f->ngroups++];
+	memset(g, 0, sizeof(*g));
+	return g;
+}
+
 void wc_fabric_free(struct wc_fabric_info *f)
 {
+	uint32_t i;
+
+	for (i = 0; i < f->ngroups; i++)
+		free(f->groups[i].members);
+	free(f->groups);
+	f->groups = NULL;
+	f->ngroups = 0;
+	f->group_cap = 0;
 	free(f->faults);
 	f->faults = NULL;
 	f->nfaults = 0;
@@ -379,6 +405,45 @@ void show_links(struct out *o, const struct wc_fabric_info *f)
 		json_u64(o, "busy", l->busy);
 		json_u64(o, "blocked", l->blocked);
 		json_close_object(o);
+	}
+	if (o->json) {
+		json_close_array(o);
+		json_close_object(o);
+	}
+}
+
+void show_groups(struct out *o, const struct wc_fabric_info *f)
+{
+	const struct wc_group_info *g;
+	char addr[18];
+	uint32_t i, j;
+
+	if (o->json)
+		json_open_object(o, NULL);
+	show_head(o, f);
+	if (f->has_groups_gen)
+		out_u64(o, "groups_gen", " groups_gen %" PRIu64, f->groups_gen);
+	if (o->json)
+		json_open_array(o, "groups");
+	else
+		out_text(o, "\n");
+	for (i = 0; i < f->ngroups; i++) {
+		g = &f->groups[i];
+		snprintf(addr, sizeof(addr), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 g->addr[0], g->addr[1], g->addr[2], g->addr[3],
+			 g->addr[4], g->addr[5]);
+		if (o->json) {
+			json_open_object(o, NULL);
+			json_string(o, "address", addr);
+			json_u64(o, "nmembers", g->nmembers);
+			json_u32_array(o, "members", g->members, g->nlist);
+			json_close_object(o);
+			continue;
+		}
+		fprintf(o->fp, "    group %s members %u:", addr, g->nmembers);
+		for (j = 0; j < g->nlist; j++)
+			fprintf(o->fp, " %u", g->members[j]);
+		fputc('\n', o->fp);
 	}
 	if (o->json) {
 		json_close_array(o);

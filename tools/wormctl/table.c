@@ -140,6 +140,27 @@ int wc_labels_decode(const void *buf, size_t len, struct wc_table_view *v,
 	return 0;
 }
 
+/* The header of struct wormcast_plans; the plans are walked when shown. */
+static int wc_plans_decode(const void *buf, size_t len, struct wc_table_view *v,
+			   char *err, size_t errlen)
+{
+	const size_t hdr = sizeof(struct wormcast_plans);
+	struct wormcast_plans p;
+
+	memset(v, 0, sizeof(*v));
+	if (len < hdr)
+		return wc_fail(err, errlen,
+			       "plans table truncated: %zu bytes, the header alone is %zu",
+			       len, hdr);
+	memcpy(&p, buf, hdr);
+	v->kind = WORMCAST_TABLE_PLANS;
+	v->nnodes = p.nnodes;
+	v->nplans = p.nplans;
+	v->plans = (const uint8_t *)buf + hdr;
+	v->plans_len = len - hdr;
+	return 0;
+}
+
 int wc_table_decode(uint32_t kind, const void *buf, size_t len,
 		    struct wc_table_view *v, char *err, size_t errlen)
 {
@@ -148,6 +169,8 @@ int wc_table_decode(uint32_t kind, const void *buf, size_t len,
 		return wc_trees_decode(buf, len, v, err, errlen);
 	case WORMCAST_TABLE_LABELS:
 		return wc_labels_decode(buf, len, v, err, errlen);
+	case WORMCAST_TABLE_PLANS:
+		return wc_plans_decode(buf, len, v, err, errlen);
 	}
 	return 1;
 }
@@ -159,6 +182,8 @@ const char *wc_table_kind_name(uint32_t kind)
 		return "trees";
 	case WORMCAST_TABLE_LABELS:
 		return "labels";
+	case WORMCAST_TABLE_PLANS:
+		return "plans";
 	}
 	return NULL;
 }
@@ -175,6 +200,73 @@ static void show_labels(struct out *o, const struct wc_table_view *v)
 	for (n = 0; n < v->nnodes; n++)
 		fprintf(o->fp, " %u", v->label[n]);
 	fputc('\n', o->fp);
+}
+
+/*
+ * Every plan: source, group, worms (node ids in visiting order).  JSON
+ * "plans": [{src, group, worms: [[..], ..]}].  Stops at a plan that does
+ * not fit the bytes (the kernel validated them).
+ */
+static void show_plans(struct out *o, const struct wc_table_view *v)
+{
+	size_t off = 0;
+	uint32_t i, w, k;
+
+	if (o->json)
+		json_open_array(o, "plans");
+	for (i = 0; i < v->nplans; i++) {
+		struct wormcast_plan p;
+		const uint8_t *q;
+		char addr[18];
+		uint32_t pos = 0, len;
+
+		if (v->plans_len - off < sizeof(p))
+			break;
+		memcpy(&p, v->plans + off, sizeof(p));
+		off += sizeof(p);
+		if ((v->plans_len - off) / 4 < p.nwords)
+			break;
+		q = v->plans + off;
+		off += (size_t)p.nwords * 4;
+		snprintf(addr, sizeof(addr), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 p.addr[0], p.addr[1], p.addr[2], p.addr[3], p.addr[4],
+			 p.addr[5]);
+		if (o->json) {
+			json_open_object(o, NULL);
+			json_u64(o, "src", p.src);
+			json_string(o, "group", addr);
+			json_open_array(o, "worms");
+		} else {
+			fprintf(o->fp, "    plan src %u group %s worms %u:", p.src,
+				addr, p.nworms);
+		}
+		for (w = 0; w < p.nworms && pos < p.nwords; w++) {
+			memcpy(&len, q + 4 * pos++, 4);
+			if (o->json)
+				json_open_array(o, NULL);
+			else
+				fputs(w ? " |" : "", o->fp);
+			for (k = 0; k < len && pos < p.nwords; k++, pos++) {
+				uint32_t d;
+
+				memcpy(&d, q + 4 * pos, 4);
+				if (o->json)
+					json_u64(o, NULL, d);
+				else
+					fprintf(o->fp, " %u", d);
+			}
+			if (o->json)
+				json_close_array(o);
+		}
+		if (o->json) {
+			json_close_array(o);
+			json_close_object(o);
+		} else {
+			fputc('\n', o->fp);
+		}
+	}
+	if (o->json)
+		json_close_array(o);
 }
 
 static void show_parent_ports(struct out *o, const struct wc_table_view *v)
@@ -226,7 +318,7 @@ void show_table(struct out *o, const struct wc_table_info *t,
 	out_string(o, "kind", "%s", kind);
 	out_u64(o, "gen", " gen %" PRIu64, t->gen);
 	out_u64(o, "size", " size %" PRIu64, t->size);
-	if (v) {
+	if (v && v->kind != WORMCAST_TABLE_PLANS) {
 		scheme = wc_mcast_scheme_name(v->scheme);
 		if (!scheme) {
 			snprintf(buf, sizeof(buf), "scheme-%u", v->scheme);
@@ -244,12 +336,17 @@ void show_table(struct out *o, const struct wc_table_info *t,
 					   v->ntrees, ',');
 			fprintf(o->fp, " roots %s", buf);
 		}
+	} else if (v && v->kind == WORMCAST_TABLE_PLANS) {
+		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
+		out_u64(o, "nplans", " nplans %" PRIu64, v->nplans);
 	} else if (v) {
 		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
 	}
 	out_text(o, "\n");
 	if (v && verbose && v->kind == WORMCAST_TABLE_TREES)
 		show_parent_ports(o, v);
+	else if (v && verbose && v->kind == WORMCAST_TABLE_PLANS)
+		show_plans(o, v);
 	else if (v && verbose)
 		show_labels(o, v);
 	if (o->json)

@@ -340,7 +340,9 @@ void sim_usage(FILE *f)
 "                       Label schemes (any topology, a Hamiltonian labeling):\n"
 "                       hamiltonian, dual-path, multipath (path worms with\n"
 "                       intermediate reception), star-tree (asynchronous\n"
-"                       replication); all need 2 consumption channels\n"
+"                       replication); all need 2 consumption channels;\n"
+"                       ocms, otms run as dual-path here (their plans come\n"
+"                       from wormcastd, in the kernel)\n"
 "  --rt-pair PAIR       rt: average (default), best or path (the paper's\n"
 "                       Tarjan(average), Tarjan(best), Tarjan(path))\n"
 "  --rt-seed N          rt average/best: trial i uses random order N + i\n"
@@ -654,7 +656,7 @@ static int resolve_algo(const struct raw_args *a, struct sim_config *cfg,
 	cfg->mcast_scheme = WORMCAST_MCAST_UNICAST;
 	if (a->multicast && wc_mcast_scheme_parse(a->multicast, &cfg->mcast_scheme))
 		return errf(err, len, 1,
-			    "--multicast: expected unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath or star-tree, got '%s'",
+			    "--multicast: expected unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms or otms, got '%s'",
 			    a->multicast);
 	ret = resolve_rt_opts(a, cfg, err, len);
 	if (ret)

@@ -43,6 +43,9 @@ enum wormcast_mcast_scheme {
 	WORMCAST_MCAST_DUAL_PATH,	/* dual-path: one worm up, one down the labels */
 	WORMCAST_MCAST_MULTIPATH,	/* multipath: up to one worm per source port */
 	WORMCAST_MCAST_STAR_TREE,	/* star paper's tree-based multicast (labels) */
+	WORMCAST_MCAST_OCMS,		/* optimal-channel multicast star: plans from
+					 * the daemon (labels + plans tables) */
+	WORMCAST_MCAST_OTMS,		/* optimal-time multicast star: likewise */
 	__WORMCAST_MCAST_MAX,
 };
 #define WORMCAST_MCAST_MAX (__WORMCAST_MCAST_MAX - 1)
@@ -131,6 +134,12 @@ enum wormcast_cmd {
 	WORMCAST_CMD_FAULT_ADD,
 	WORMCAST_CMD_FAULT_DEL,
 	WORMCAST_CMD_FAULT_GET,
+	WORMCAST_CMD_GROUPS_GET,	/* dump only (FABRIC_IFINDEX/NAME required):
+					 * the multicast groups the nodes' rx
+					 * filters hold, each with its receivers
+					 * (GROUPS, GROUPS_GEN); also the "events"
+					 * notification of a membership change
+					 * (identity, GROUPS_GEN), coalesced */
 	__WORMCAST_CMD_MAX,
 };
 #define WORMCAST_CMD_MAX (__WORMCAST_CMD_MAX - 1)
@@ -172,6 +181,10 @@ enum wormcast_attr {
 	WORMCAST_A_LINK,		/* nest, WORMCAST_LINK_* */
 	WORMCAST_A_FAULTS,		/* nest of WORMCAST_A_FAULT (FAULT_GET) */
 	WORMCAST_A_FAULT,		/* nest, WORMCAST_FAULT_* */
+	WORMCAST_A_GROUPS_GEN,		/* u32: the fabric's membership generation,
+					 * bumped by every membership change */
+	WORMCAST_A_GROUPS,		/* nest of WORMCAST_A_GROUP (GROUPS_GET) */
+	WORMCAST_A_GROUP,		/* nest, WORMCAST_GROUP_* */
 	__WORMCAST_A_MAX,
 };
 #define WORMCAST_A_MAX (__WORMCAST_A_MAX - 1)
@@ -248,9 +261,27 @@ enum wormcast_counter {
 					 * destination (bad tables): not delivered */
 	WORMCAST_CNT_FAULT_DROPS,	/* destinations not reached because a link or
 					 * node on the way failed (per destination) */
+	WORMCAST_CNT_PLAN_FALLBACK,	/* ocms/otms multicast sent by dual-path: no
+					 * plan installed for (source, group) or
+					 * its members differ from the frame's */
 	__WORMCAST_CNT_MAX,
 };
 #define WORMCAST_CNT_MAX (__WORMCAST_CNT_MAX - 1)
+
+/*
+ * One multicast group of a fabric in a GROUPS_GET dump: its address and
+ * the nodes a frame to it reaches (the nodes whose rx filter holds the
+ * address or accepts all multicast, and whose device is up).
+ */
+enum wormcast_group_attr {
+	WORMCAST_GROUP_UNSPEC,
+	WORMCAST_GROUP_ADDRESS,		/* binary, 6 bytes: multicast MAC */
+	WORMCAST_GROUP_NMEMBERS,	/* u32 */
+	WORMCAST_GROUP_MEMBERS,		/* binary: bitmap of nodes, u32 words
+					 * (host order), bit n of word n / 32 */
+	__WORMCAST_GROUP_MAX,
+};
+#define WORMCAST_GROUP_MAX (__WORMCAST_GROUP_MAX - 1)
 
 /*
  * One physical channel (directed link, all its VCs) in a LINKS_GET dump.
@@ -319,6 +350,7 @@ enum wormcast_table_kind {
 	WORMCAST_TABLE_UNSPEC,
 	WORMCAST_TABLE_TREES,		/* struct wormcast_trees: spanning trees */
 	WORMCAST_TABLE_LABELS,		/* struct wormcast_labels: Hamiltonian labels */
+	WORMCAST_TABLE_PLANS,		/* struct wormcast_plans: ocms/otms plans */
 	__WORMCAST_TABLE_MAX,
 };
 #define WORMCAST_TABLE_MAX (__WORMCAST_TABLE_MAX - 1)
@@ -360,6 +392,37 @@ struct wormcast_labels {
 	__u32 nnodes;			/* the fabric's */
 	__u32 reserved[2];		/* 0 */
 	__u32 label[];			/* nnodes */
+};
+
+/*
+ * WORMCAST_TABLE_PLANS: the multicast stars the daemon planned for the
+ * ocms and otms schemes, one per (source node, group): @nplans plans
+ * follow the header in strictly increasing (source, address) order (the
+ * address compared bytewise), each a struct wormcast_plan and its @nwords u32
+ * words: for each of its @nworms worms, the worm's destination count then
+ * its destinations (node ids) in visiting order.  The kernel checks them
+ * against the committed labels table (which must be of scheme ocms or
+ * otms): sizes within the bounds below, nodes in range, no (source,
+ * group) twice, every worm non-empty and label-monotone away from the
+ * source (routing R reaches its destinations in that order), the worms
+ * leaving the source through distinct ports, no destination twice and
+ * never the source.  A plan is used for a frame from @src to @addr only
+ * when its destinations are exactly the frame's receivers.
+ */
+#define WORMCAST_PLANS_MAX		65536	/* plans in a table */
+
+struct wormcast_plans {
+	__u32 nnodes;			/* the fabric's */
+	__u32 nplans;
+	__u32 reserved[2];		/* 0 */
+};
+
+struct wormcast_plan {
+	__u8 addr[6];			/* the group's multicast MAC */
+	__u16 reserved;			/* 0 */
+	__u32 src;			/* source node */
+	__u32 nworms;			/* 1 .. the source's ports */
+	__u32 nwords;			/* nworms + destinations */
 };
 
 /*

@@ -1,0 +1,200 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# ocms and otms end to end (Documentation/paths.rst, "ocms and otms in the
+# datapath"): PLANS tables through raw netlink (tables.py plans: refused
+# before a labels table, every kind of bad plan refused with its extack
+# text); then an 8x8 mesh under ocms, wormcastd committing the labels, and
+# UDP multicast from node SRC to members in their own namespaces.  Without
+# the daemon (stopped once the labels are in) the members' new group has
+# no plan: every datagram still reaches every member once and none other,
+# and the sender counts plan_fallback (wormctl stats, ethtool -S).  With
+# the daemon back, the plan for (SRC, group) covers exactly the members:
+# no fallback, exactly the plan's worm count per frame.  A node joins the
+# group under traffic: the group shows it, the plan is re-made with it,
+# and the members lose nothing.  Then the fabric is switched to otms under
+# the same receivers: wormcastd pushes the otms labels and OTMS plans, and
+# the same checks hold.  Phase times go to the TAP diagnostics.
+. "$(dirname "$0")/lib.sh"
+
+here=$(dirname "$0")
+WORMCASTD=${WC_BUILD:-$WC_ROOT/build}/wormcastd
+N=10
+M=100
+SRC=27
+MEMBERS="0 20 45 63"
+OTHERS="36"
+EXTRA=10
+PORT4=5000
+GRP=01:00:5e:01:02:03
+
+[ -x "$WORMCASTD" ] || { not_ok "wormcastd built ($WORMCASTD)"; done_testing; exit; }
+
+t_start=$(date +%s)
+phase() {
+	diag "$1 at $(($(date +%s) - t_start)) s"
+}
+
+run_tap_py python3 "$here/tables.py" plans
+check "tables.py deleted its fabric" sh -c '! ip link show wct 2>/dev/null'
+
+for id in $SRC $MEMBERS $OTHERS $EXTRA; do
+	ns_new "n$id" || not_ok "namespace n$id"
+done
+
+counter() {
+	wormctl -j stats wc node "$1" | jq ".[0].per_node[0].counters.$2"
+}
+
+# SRC's tx_frames, worms_injected and plan_fallback, in one read.
+snap() {
+	wormctl -j stats wc node $SRC |
+		jq -r '.[0].per_node[0].counters | "\(.tx_frames) \(.worms_injected) \(.plan_fallback)"'
+}
+
+# The plan for (SRC, GRP): its destinations sorted, or its worm count.
+plan_dests() {
+	wormctl -j table show -v wc 2>/dev/null | jq -c "[.[] | select(.kind == \"plans\")][0].plans // [] |
+		map(select(.src == $SRC and .group == \"$GRP\"))[0].worms // [] | [.[][]] | sort"
+}
+
+plan_worms() {
+	wormctl -j table show -v wc | jq "[.[] | select(.kind == \"plans\")][0].plans |
+		map(select(.src == $SRC and .group == \"$GRP\"))[0].worms | length"
+}
+
+labels_scheme() {
+	wormctl -j table show wc 2>/dev/null | jq -r '[.[] | select(.kind == "labels")][0].scheme // "none"'
+}
+
+json_sorted() {
+	echo "$@" | tr ' ' '\n' | jq -sc 'sort'
+}
+
+# plan_is SCHEME DESTS: labels of SCHEME and the plan for (SRC, GRP) is DESTS.
+plan_is() {
+	[ "$(labels_scheme)" = "$1" ] && [ "$(plan_dests)" = "$2" ]
+}
+
+send() {
+	nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+		--ifname "wcn$SRC" --count "$1" --tag "$2" --size 300 ${3:+--interval $3}
+}
+
+# on_plan SCHEME TAG: N datagrams on the installed plan: each member gets
+# each once, the other none, no fallback, the plan's worms per frame.
+on_plan() {
+	nw=$(plan_worms)
+	read -r t0 w0 f0 <<-EOS
+	$(snap)
+	EOS
+	check "$1: send $N datagrams on the plan" send $N "$2"
+	wait_for 30 mc_members_have 4 "$3"
+	for id in $MEMBERS; do
+		is "$1 on the plan: member $id received each datagram once" \
+			"$(grep "^$2 " "$WC_TMP/got4.$id" | sort -u | grep -c .)/$(grep -c "^$2 " "$WC_TMP/got4.$id")" "$N/$N"
+	done
+	is "$1 on the plan: non-member $OTHERS received nothing" \
+		"$(grep -c . "$WC_TMP/got4.$OTHERS")" 0
+	read -r t1 w1 f1 <<-EOS
+	$(snap)
+	EOS
+	is "$1: no fallback with the plan installed" $((f1 - f0)) 0
+	is "$1: $((t1 - t0)) frames, $nw worms each (the plan's)" \
+		$((w1 - w0)) $((nw * (t1 - t0)))
+}
+
+if ! wc_add wc topology mesh dims 8x8 multicast ocms; then
+	not_ok "ocms: 8x8 mesh"
+	done_testing
+	exit
+fi
+for id in $SRC $MEMBERS $OTHERS $EXTRA; do
+	node_in_ns "wcn$id" "n$id" "$id" || not_ok "node $id in its namespace"
+done
+bg "$WORMCASTD"
+d=$bg_pid
+if wait_for 60 sh -c "wormctl -j table show wc 2>/dev/null | jq -e '[.[] | select(.kind == \"plans\")] | length == 1' >/dev/null" &&
+	[ "$(labels_scheme)" = ocms ]; then
+	ok "ocms: wormcastd committed the ocms labels and a plans table"
+else
+	not_ok "ocms: wormcastd committed the ocms labels and a plans table" \
+		"$(tail -n 5 "$WC_TMP/bg.log")"
+fi
+phase "labels and plans in"
+
+# ---- before the plan: dual-path, counted
+stop_pids $d
+mc_recv_start 4
+wait_for 60 mc_all_ready 4 || not_ok "receivers joined"
+is "ocms: without the daemon, no plan for the new group" "$(plan_dests)" "[]"
+f0=$(counter $SRC plan_fallback)
+check "ocms: send $N datagrams before the plan" send $N pre
+wait_for 30 mc_members_have 4 $N
+mc_check_got 4 "ocms before the plan" pre $N
+f=$(($(counter $SRC plan_fallback) - f0))
+if [ "$f" -ge $N ]; then
+	ok "ocms: plan_fallback counted every datagram before the plan ($f)"
+else
+	not_ok "ocms: plan_fallback counted every datagram before the plan ($f)"
+fi
+is "ocms: ethtool -S shows plan_fallback" \
+	"$(ip netns exec n$SRC ethtool -S wcn$SRC | awk '$1 == "plan_fallback:" { print $2 }')" \
+	"$(counter $SRC plan_fallback)"
+phase "fallback phase done"
+
+# ---- with the plan: its worms, no fallback
+bg "$WORMCASTD"
+if wait_for 60 plan_is ocms "$(json_sorted $MEMBERS)"; then
+	ok "ocms: wormcastd planned (SRC, group) for exactly the members"
+else
+	not_ok "ocms: wormcastd planned (SRC, group) for exactly the members" \
+		"plan $(plan_dests); $(tail -n 3 "$WC_TMP/bg.log")"
+fi
+on_plan ocms plan1 $((2 * N))
+phase "ocms plan phase done"
+
+# ---- a node joins the group under traffic
+g0=$(wormctl -j group show wc | jq '.[0].groups_gen')
+send $M load 0.01 >"$WC_TMP/sender.log" 2>&1 &
+sender=$!
+check "ocms: node $EXTRA joins the group under traffic" \
+	ip -n "n$EXTRA" maddr add $GRP dev "wcn$EXTRA"
+wait "$sender"
+is "ocms: the sender sent all $M datagrams" "$?" 0
+g1=$(wormctl -j group show wc | jq '.[0].groups_gen')
+check "ocms: membership generation moved ($g0 -> $g1)" [ "$g1" -gt "$g0" ]
+is "ocms: group show lists node $EXTRA in the group" \
+	"$(wormctl -j group show wc | jq -c ".[0].groups[] | select(.address == \"$GRP\") | .members")" \
+	"$(json_sorted $MEMBERS $EXTRA)"
+if wait_for 60 plan_is ocms "$(json_sorted $MEMBERS $EXTRA)"; then
+	ok "ocms: re-planned with node $EXTRA"
+else
+	not_ok "ocms: re-planned with node $EXTRA" "plan $(plan_dests)"
+fi
+wait_for 60 mc_members_have 4 $((2 * N + M))
+for id in $MEMBERS; do
+	is "ocms under a membership change: member $id lost nothing, got nothing twice" \
+		"$(grep "^load " "$WC_TMP/got4.$id" | sort -u | grep -c .)/$(grep -c "^load " "$WC_TMP/got4.$id")" "$M/$M"
+done
+phase "membership change done"
+
+# ---- otms on the same fabric and receivers
+check "fabric switched to otms" wormctl fabric set wc multicast otms
+if wait_for 60 plan_is otms "$(json_sorted $MEMBERS $EXTRA)"; then
+	ok "otms: wormcastd pushed the otms labels and planned (SRC, group)"
+else
+	not_ok "otms: wormcastd pushed the otms labels and planned (SRC, group)" \
+		"labels $(labels_scheme), plan $(plan_dests)"
+fi
+on_plan otms plan2 $((3 * N + M))
+phase "otms plan phase done"
+grep "plans: fabric wc" "$WC_TMP/bg.log" | tail -n 4 | sed 's/^/# /'
+
+mc_recv_stop
+is "fabric drop counters all zero" "$(wc_drops wc)" 0
+bg_stop
+check "fabric deleted" wc_del wc
+_fabrics=""
+
+done_testing
