@@ -32,10 +32,12 @@
 #     WC_BENCH_MCAST_SINK=join (the default) nobody reads it, so the figure
 #     measures the network up to the member's IP stack, not 63 reader
 #     processes competing for 2 vCPUs (which bound all three paths alike:
-#     sink=read, socat readers, shows that).  The figure is the datagrams a
-#     member's device received per second, the median over the members
+#     sink=read, socat readers, shows that).  The figure is the datagrams
+#     the members' devices received per second, divided by the members
 #     (all members of a run get about the same number: the sender's rate
-#     is the group's).  One fabric switches between dstm-1 and unicast
+#     is the group's); on the fabric from its per-node rx_frames (what it
+#     handed to each node device, one wormctl process for all), through
+#     the bridge from each device's counter.  One fabric switches between dstm-1 and unicast
 #     (wormctl fabric set; the DSTM table stays installed), beside the
 #     bridge; the three run in turn, run after run.  Issue 8's targets:
 #     dstm-1 >= the bridge and >= 2x unicast at 63 members.
