@@ -585,27 +585,51 @@ mc_dev_of() {
 }
 
 # mc_join MEMBERS...: a socket joined to the group in each member's
-# namespace: read by socat (sink=read), or held unread by a sleeping
-# python3 (sink=join; once its buffer is full the socket drops, after the
-# device counted the datagram).
+# namespace: read by socat (sink=read), or held unread (sink=join; once
+# its buffer is full the socket drops, after the device counted the
+# datagram) by one python3 that enters each namespace in turn and tells
+# when all have joined: one process per member, 119 of them starting at
+# once, starved the TCG guest's RCU kthread into a stall report.
 mc_join() {
-	for n in "$@"; do
-		if [ "$MCAST_SINK" = read ]; then
+	if [ "$MCAST_SINK" = read ]; then
+		for n in "$@"; do
 			ip netns exec "$(mc_ns_of "$n")" socat -u \
 				"UDP4-RECV:$MC_PORT,ip-add-membership=$MC_GROUP:$(mc_dev_of "$n")" \
 				/dev/null 2>>"$TMPD/socat.log" &
-		else
-			ip netns exec "$(mc_ns_of "$n")" python3 -c '
-import signal, socket, struct, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("", int(sys.argv[2])))
-ifidx = socket.if_nametoindex(sys.argv[3])
-s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
-	     struct.pack("4s4si", socket.inet_aton(sys.argv[1]), b"\0" * 4, ifidx))
-signal.pause()' "$MC_GROUP" "$MC_PORT" "$(mc_dev_of "$n")" 2>>"$TMPD/socat.log" &
-		fi
-		MC_PIDS="$MC_PIDS $!"
+			MC_PIDS="$MC_PIDS $!"
+		done
+		return
+	fi
+	set -- $(for n in "$@"; do echo "$(mc_ns_of "$n"):$(mc_dev_of "$n")"; done)
+	rm -f "$TMPD/joined"
+	python3 -c '
+import ctypes, os, signal, socket, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+group, port, ready = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+socks = []
+for arg in sys.argv[4:]:
+	ns, dev = arg.split(":")
+	fd = os.open("/run/netns/" + ns, os.O_RDONLY)
+	if libc.setns(fd, 0x40000000) != 0:	# CLONE_NEWNET
+		sys.exit("setns %s: %s" % (ns, os.strerror(ctypes.get_errno())))
+	os.close(fd)
+	s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+	s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+	s.bind(("", port))
+	ifidx = socket.if_nametoindex(dev)
+	s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+		     struct.pack("4s4si", socket.inet_aton(group), b"\0" * 4, ifidx))
+	socks.append(s)
+open(ready, "w").close()
+signal.pause()' "$MC_GROUP" "$MC_PORT" "$TMPD/joined" "$@" 2>>"$TMPD/socat.log" &
+	MC_PIDS="$MC_PIDS $!"
+	i=0
+	until [ -e "$TMPD/joined" ]; do
+		i=$((i + 1))
+		[ "$i" -le 1200 ] || die "members not joined after 120 s: $(tail -n 3 "$TMPD/socat.log")"
+		kill -0 "$!" 2>/dev/null ||
+			die "joining the members failed: $(tail -n 3 "$TMPD/socat.log")"
+		sleep 0.1
 	done
 }
 
