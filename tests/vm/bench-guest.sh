@@ -600,6 +600,7 @@ mc_join() {
 		done
 		return
 	fi
+	# shellcheck disable=SC2046 # one word per member
 	set -- $(for n in "$@"; do echo "$(mc_ns_of "$n"):$(mc_dev_of "$n")"; done)
 	rm -f "$TMPD/joined"
 	python3 -c '
