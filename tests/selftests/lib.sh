@@ -25,9 +25,12 @@ diag() {
 }
 
 # Progress on the VM console (the harness copies it to its stderr).
+# (The script's name without a process: under TCG every fork and exec
+# costs, and a test with many checks prints many lines.)
 _progress() {
+	_pname=${0##*/}
 	[ -w /dev/console ] && [ -n "${WC_VM_GUEST:-}" ] &&
-		echo "wc-vm:   $(basename "$0" .sh): $*" >/dev/console 2>/dev/null
+		echo "wc-vm:   ${_pname%.sh}: $*" >/dev/console 2>/dev/null
 	return 0
 }
 
@@ -233,6 +236,41 @@ node_in_ns() {
 	ip -n "$2" -6 addr add "fd00::$(printf %x $(($3 + 1)))/64" dev "$1" nodad || return 1
 	# Multicast leaves through this device.
 	ip -n "$2" route replace 224.0.0.0/4 dev "$1" || return 1
+}
+
+# nodes_in_ns ID...: node_in_ns wcnID nID ID for each ID, the namespace
+# made as ns_new makes it unless it exists, in few processes (one ip batch
+# for the namespaces, one for the moves, one sysctl and one ip batch per
+# namespace): under TCG every process costs, and a test with dozens of
+# nodes in namespaces spends minutes on them otherwise.
+nodes_in_ns() {
+	_new=""
+	for _id; do
+		[ -e "/run/netns/n$_id" ] || _new="$_new $_id"
+	done
+	if [ -n "$_new" ]; then
+		for _id in $_new; do
+			echo "netns add n$_id"
+		done | ip -batch - || return 1
+		for _id in $_new; do
+			_netns="$_netns n$_id"
+			ip netns exec "n$_id" sysctl -qw \
+				net.ipv6.conf.default.router_solicitations=0 \
+				net.ipv6.conf.all.router_solicitations=0 \
+				net.ipv6.conf.default.dad_transmits=0 \
+				net.ipv6.conf.all.dad_transmits=0 || return 1
+		done
+	fi
+	for _id; do
+		echo "link set wcn$_id netns n$_id"
+	done | ip -batch - || return 1
+	for _id; do
+		printf '%s\n' "link set lo up" "link set wcn$_id up" \
+			"addr add $(ip4_of "$_id")/16 dev wcn$_id" \
+			"addr add $(ip6_of "$_id")/64 dev wcn$_id nodad" \
+			"route replace 224.0.0.0/4 dev wcn$_id" |
+			ip -n "n$_id" -batch - || return 1
+	done
 }
 
 # IPv4 / IPv6 address of the node set up by node_in_ns with ID.

@@ -32,13 +32,21 @@
 #     WC_BENCH_MCAST_SINK=join (the default) nobody reads it, so the figure
 #     measures the network up to the member's IP stack, not 63 reader
 #     processes competing for 2 vCPUs (which bound all three paths alike:
-#     sink=read, socat readers, shows that).  The figure is the datagrams a
-#     member's device received per second, the median over the members
+#     sink=read, socat readers, shows that).  The figure is the datagrams
+#     the members' devices received per second, divided by the members
 #     (all members of a run get about the same number: the sender's rate
-#     is the group's).  One fabric switches between dstm-1 and unicast
+#     is the group's); on the fabric from its per-node rx_frames (what it
+#     handed to each node device, one wormctl process for all), through
+#     the bridge from each device's counter.  One fabric switches between dstm-1 and unicast
 #     (wormctl fabric set; the DSTM table stays installed), beside the
 #     bridge; the three run in turn, run after run.  Issue 8's targets:
 #     dstm-1 >= the bridge and >= 2x unicast at 63 members.
+# (star) the same on a 5-star (120 nodes) under "multicast star-tree"
+#     (labels pushed by wormcastd) and "multicast unicast", one fabric
+#     switched between the two run after run, to WC_BENCH_STAR_MEMBERS
+#     members (119: every node but the sender) with datagrams of
+#     WC_BENCH_STAR_BYTES, in virtual time and paced (cycle_ns values
+#     WC_BENCH_STAR_CYCLE_NS).  Issue 9's target: star-tree >= 2x unicast.
 # (rtnl) how long "ip link add" and "ip link del" of a fabric hold RTNL
 #     (16x16, and 32x32: the max_userns_nodes default), beside as many
 #     dummy devices (issue 12, item 3).
@@ -66,7 +74,10 @@
 #   WC_BENCH_MCAST_BYTES    datagram payload sizes for (mcast) (default "64 1024")
 #   WC_BENCH_MCAST_SINK     join (members' sockets unread, default) or read
 #   WC_BENCH_MC_FRAMES  frames per run of the dstset part (default 3000)
-#   WC_BENCH_PARTS      "udp mem rtnl mcast tables dstset" (default) or some
+#   WC_BENCH_STAR_MEMBERS  group size for (star), 1 to 119 (default 119)
+#   WC_BENCH_STAR_BYTES    datagram payload for (star), 1 to 86 (default 64)
+#   WC_BENCH_STAR_CYCLE_NS fabric cycle_ns values for (star) (default "0 25000")
+#   WC_BENCH_PARTS      "udp mem rtnl mcast star tables dstset" (default) or some
 set -u
 
 WC_ROOT=${WC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -80,8 +91,11 @@ RTNL_DIMS=${WC_BENCH_RTNL_DIMS:-16x16 32x32}
 MCAST_MEMBERS=${WC_BENCH_MCAST_MEMBERS:-8 32 63}
 MCAST_BYTES=${WC_BENCH_MCAST_BYTES:-64 1024}
 MCAST_SINK=${WC_BENCH_MCAST_SINK:-join}
-PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast tables dstset}
+PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast star tables dstset}
 MC_FRAMES=${WC_BENCH_MC_FRAMES:-3000}
+STAR_MEMBERS=${WC_BENCH_STAR_MEMBERS:-119}
+STAR_BYTES=${WC_BENCH_STAR_BYTES:-64}
+STAR_CYCLE_NS=${WC_BENCH_STAR_CYCLE_NS:-0 25000}
 SIZES="64 1400"
 PATHS="fabric veth"
 
@@ -151,6 +165,15 @@ for b in $MCAST_BYTES; do
 	is_count "$b" && [ "$b" -le 1472 ] ||
 		die "WC_BENCH_MCAST_BYTES: '$b' is not a UDP payload size of 1 to 1472"
 done
+is_count "$STAR_MEMBERS" && [ "$STAR_MEMBERS" -le 119 ] ||
+	die "WC_BENCH_STAR_MEMBERS must be 1 to 119, not '$STAR_MEMBERS'"
+is_count "$STAR_BYTES" && [ "$STAR_BYTES" -le 86 ] ||
+	die "WC_BENCH_STAR_BYTES must be 1 to 86 (a worm must fit a 64-flit buffer), not '$STAR_BYTES'"
+for c in $STAR_CYCLE_NS; do
+	case $c in
+	'' | *[!0-9]*) die "WC_BENCH_STAR_CYCLE_NS: '$c' is not a cycle_ns value" ;;
+	esac
+done
 is_count "$MC_FRAMES" ||
 	die "WC_BENCH_MC_FRAMES must be a positive integer, not '$MC_FRAMES'"
 is_count "$MEM_RUNS" ||
@@ -163,8 +186,8 @@ for d in $MEM_DIMS $RTNL_DIMS; do
 done
 for p in $PARTS; do
 	case "$p" in
-	udp | mem | rtnl | mcast | tables | dstset) ;;
-	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, tables, dstset)" ;;
+	udp | mem | rtnl | mcast | star | tables | dstset) ;;
+	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, star, tables, dstset)" ;;
 	esac
 done
 for tool in ip iperf jq awk; do
@@ -473,6 +496,7 @@ MC_GROUP=239.1.1.1
 MC_PATHS="dstm-1 unicast bridge"	# the fabric under two schemes, and the bridge
 MC_PORT=5100
 MC_PIDS=""
+MC_SRC=0		# the sending node
 
 mcast_teardown() {
 	stop_pids $MC_PIDS
@@ -485,12 +509,10 @@ mcast_teardown() {
 }
 
 # mc_ns NAME DEV ADDR: namespace NAME holding DEV with ADDR/16, up, and a
-# multicast route through it.
+# multicast route through it (one ip process: under TCG each costs).
 mc_ns() {
-	ip -n "$1" link set lo up &&
-		ip -n "$1" addr add "$3/16" dev "$2" &&
-		ip -n "$1" link set "$2" up &&
-		ip -n "$1" route add 224.0.0.0/4 dev "$2"
+	printf 'link set lo up\naddr add %s/16 dev %s\nlink set %s up\nroute add 224.0.0.0/4 dev %s\n' \
+		"$3" "$2" "$2" "$2" | ip -n "$1" -batch -
 }
 
 # The table generation of fabric $1 (0 until the daemon committed one).
@@ -498,18 +520,24 @@ mc_table_gen() {
 	wormctl -j fabric show "$1" 2>/dev/null | jq -r '.[0].table_gen // 0'
 }
 
-# mc_fabric SCHEME: 8x8 torus with every node in its own namespace; for a
-# tree scheme, wormcastd pushes the table and we wait for it.
+# mc_fabric SCHEME NODES LINKARGS...: a fabric of NODES nodes (ip link
+# add ... LINKARGS) with every node in its own namespace; for a table
+# scheme, wormcastd pushes the table and we wait for it.
 mc_fabric() {
-	ip link add "$MC_FAB" type wormcast topology torus dims 8x8 \
-		multicast "$1" || return 1
-	for n in $(seq 0 63); do
-		ip netns add "wcmc-$n" &&
-			ip link set "${MC_FAB}n$n" netns "wcmc-$n" &&
-			mc_ns "wcmc-$n" "${MC_FAB}n$n" "10.80.$((n / 200)).$((n % 200 + 1))" ||
+	_scheme=$1 _nodes=$2
+	shift 2
+	ip link add "$MC_FAB" type wormcast "$@" multicast "$_scheme" || return 1
+	# namespaces and moves in one ip process (it returns to its own
+	# namespace after each "netns add")
+	for n in $(seq 0 $((_nodes - 1))); do
+		echo "netns add wcmc-$n"
+		echo "link set ${MC_FAB}n$n netns wcmc-$n"
+	done | ip -batch - || return 1
+	for n in $(seq 0 $((_nodes - 1))); do
+		mc_ns "wcmc-$n" "${MC_FAB}n$n" "10.80.$((n / 200)).$((n % 200 + 1))" ||
 			return 1
 	done
-	[ "$1" = unicast ] && return 0
+	[ "$_scheme" = unicast ] && return 0
 	"${WC_BUILD:-$WC_ROOT/build}/wormcastd" >"$TMPD/wormcastd.log" 2>&1 &
 	MC_PIDS="$MC_PIDS $!"
 	i=0
@@ -557,31 +585,66 @@ mc_dev_of() {
 }
 
 # mc_join MEMBERS...: a socket joined to the group in each member's
-# namespace: read by socat (sink=read), or held unread by a sleeping
-# python3 (sink=join; once its buffer is full the socket drops, after the
-# device counted the datagram).
+# namespace: read by socat (sink=read), or held unread (sink=join; once
+# its buffer is full the socket drops, after the device counted the
+# datagram) by one python3 that enters each namespace in turn and tells
+# when all have joined: one process per member, 119 of them starting at
+# once, starved the TCG guest's RCU kthread into a stall report.
 mc_join() {
-	for n in "$@"; do
-		if [ "$MCAST_SINK" = read ]; then
+	if [ "$MCAST_SINK" = read ]; then
+		for n in "$@"; do
 			ip netns exec "$(mc_ns_of "$n")" socat -u \
 				"UDP4-RECV:$MC_PORT,ip-add-membership=$MC_GROUP:$(mc_dev_of "$n")" \
 				/dev/null 2>>"$TMPD/socat.log" &
-		else
-			ip netns exec "$(mc_ns_of "$n")" python3 -c '
-import signal, socket, struct, sys
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("", int(sys.argv[2])))
-ifidx = socket.if_nametoindex(sys.argv[3])
-s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
-	     struct.pack("4s4si", socket.inet_aton(sys.argv[1]), b"\0" * 4, ifidx))
-signal.pause()' "$MC_GROUP" "$MC_PORT" "$(mc_dev_of "$n")" 2>>"$TMPD/socat.log" &
-		fi
-		MC_PIDS="$MC_PIDS $!"
+			MC_PIDS="$MC_PIDS $!"
+		done
+		return
+	fi
+	# shellcheck disable=SC2046 # one word per member
+	set -- $(for n in "$@"; do echo "$(mc_ns_of "$n"):$(mc_dev_of "$n")"; done)
+	rm -f "$TMPD/joined"
+	python3 -c '
+import ctypes, os, signal, socket, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+group, port, ready = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+socks = []
+for arg in sys.argv[4:]:
+	ns, dev = arg.split(":")
+	fd = os.open("/run/netns/" + ns, os.O_RDONLY)
+	if libc.setns(fd, 0x40000000) != 0:	# CLONE_NEWNET
+		sys.exit("setns %s: %s" % (ns, os.strerror(ctypes.get_errno())))
+	os.close(fd)
+	s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+	s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+	s.bind(("", port))
+	ifidx = socket.if_nametoindex(dev)
+	s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+		     struct.pack("4s4si", socket.inet_aton(group), b"\0" * 4, ifidx))
+	socks.append(s)
+open(ready, "w").close()
+signal.pause()' "$MC_GROUP" "$MC_PORT" "$TMPD/joined" "$@" 2>>"$TMPD/socat.log" &
+	MC_PIDS="$MC_PIDS $!"
+	i=0
+	until [ -e "$TMPD/joined" ]; do
+		i=$((i + 1))
+		[ "$i" -le 1200 ] || die "members not joined after 120 s: $(tail -n 3 "$TMPD/socat.log")"
+		kill -0 "$!" 2>/dev/null ||
+			die "joining the members failed: $(tail -n 3 "$TMPD/socat.log")"
+		sleep 0.1
 	done
 }
 
+# mc_rx_sum MEMBERS...: frames the members' devices received: from the
+# fabric's per-node rx_frames (what it delivered to each node device) in
+# one wormctl process, or, through the bridge, each device's counter.
 mc_rx_sum() {
+	if [ "$path" != bridge ]; then
+		wormctl -j stats "$MC_FAB" | jq --arg m "$*" '($m | split(" ") |
+			map(tonumber)) as $ids | [.[0].per_node[] |
+			select(.node as $n | any($ids[]; . == $n)) |
+			.counters.rx_frames] | add'
+		return
+	fi
 	sum=0
 	for n in "$@"; do
 		sum=$((sum + $(rx_packets "$(mc_ns_of "$n")" "$(mc_dev_of "$n")")))
@@ -589,12 +652,13 @@ mc_rx_sum() {
 	echo "$sum"
 }
 
-# mc_run MEMBERS...: one run from member 0's namespace; sets $rate, the
+# mc_run MEMBERS...: one run from node $MC_SRC's namespace (member 0 of
+# the bridge under the bridge); sets $rate, the
 # datagrams each member's device got per second of sending (what is still
 # queued in the fabric when the sender stops is counted after a second).
 mc_run() {
 	r0=$(mc_rx_sum "$@")
-	ip netns exec "$(mc_ns_of 0)" iperf -c "$MC_GROUP" -p "$MC_PORT" -u \
+	ip netns exec "$(mc_ns_of "$MC_SRC")" iperf -c "$MC_GROUP" -p "$MC_PORT" -u \
 		-b 10G -l "$bytes" -T 1 -t "$SECS" >"$TMPD/mc.cli" 2>&1
 	sleep 1
 	r1=$(mc_rx_sum "$@")
@@ -602,9 +666,21 @@ mc_run() {
 		'BEGIN { printf "%.0f\n", d / m / s }')
 }
 
+# A note with the multicast fabric's totals that moved: frames, worms,
+# fallbacks and drops.
+mc_totals() {
+	wormctl stats "$MC_FAB" >"$TMPD/mc.stats" 2>&1 &&
+		note "fabric totals: $(awk '/^total:/ { t = 1; next } /^[a-z]/ { t = 0 }
+			t && ($1 == "tx_frames:" || $1 == "worms_injected:" ||
+			$1 == "table_fallback:" || $1 ~ /^drop_/) && $2 > 0 {
+				printf "%s %s ", $1, $2 }' "$TMPD/mc.stats")"
+}
+
 bench_mcast() {
 	mcast_teardown
-	mc_fabric dstm-1 || die "cannot set up the 8x8 torus under dstm-1"
+	MC_SRC=0
+	mc_fabric dstm-1 64 topology torus dims 8x8 ||
+		die "cannot set up the 8x8 torus under dstm-1"
 	mc_bridge || die "cannot set up the bridge"
 	for m in $MCAST_MEMBERS; do
 		members=$(seq 1 "$m")
@@ -637,11 +713,7 @@ bench_mcast() {
 			esac
 		done
 	done
-	wormctl stats "$MC_FAB" >"$TMPD/mc.stats" 2>&1 &&
-		note "fabric totals: $(awk '/^total:/ { t = 1; next } /^[a-z]/ { t = 0 }
-			t && ($1 == "tx_frames:" || $1 == "worms_injected:" ||
-			$1 == "table_fallback:" || $1 ~ /^drop_/) && $2 > 0 {
-				printf "%s %s ", $1, $2 }' "$TMPD/mc.stats")"
+	mc_totals
 	mcast_teardown
 	for m in $MCAST_MEMBERS; do
 		for bytes in $MCAST_BYTES; do
@@ -655,6 +727,94 @@ bench_mcast() {
 		done
 	done
 }
+
+# ================================================================ (star)
+
+# A fabric-wide counter of the multicast fabric (wormctl -j stats).
+mc_counter() {
+	wormctl -j stats "$MC_FAB" |
+		jq "first(.. | objects | select(has(\"counters\"))) | .counters.$1"
+}
+
+# mc_quiet MEMBERS...: wait until the members' received count stops
+# moving for a second (what a paced fabric still holds from the last run
+# must not count in the next one); at most 120 s.
+mc_quiet() {
+	prev=$(mc_rx_sum "$@")
+	i=0
+	while sleep 1 && cur=$(mc_rx_sum "$@") && [ "$cur" != "$prev" ]; do
+		prev=$cur
+		i=$((i + 1))
+		[ "$i" -le 120 ] || die "the fabric still delivers after 120 s"
+	done
+}
+
+# Datagrams per second from one sender to STAR_MEMBERS members of a group
+# on a 5-star (issue 9, item 5) under star-tree (the labels table pushed by
+# wormcastd) and under unicast, one fabric switched between the two
+# (wormctl fabric set; the star-tree table stays installed), run after run.
+# The sender is node 79 (label 59), so the two worms of a frame carry 60
+# and 59 destination labels at 119 members.  star-tree replicates
+# asynchronously and wants buffers that hold a whole worm: buf_flits 64
+# (the most the kernel takes) and flit_bytes 128, so that a worm of 60
+# header flits, one data flit and the tail fits; hence STAR_BYTES at most
+# 128 - 42 (Ethernet, IPv4, UDP headers).  For each of STAR_CYCLE_NS: in
+# virtual time (cycle_ns 0) the host's CPU bounds both schemes (every
+# worm, flit and delivered copy is work for the same two vCPUs); paced
+# (cycle_ns 25000: 40,000 cycles a second) the emulated links bound them,
+# as in the star paper's network.  Each run starts on a quiet fabric
+# (mc_quiet); the rate is mc_run's (deliveries up to a second after the
+# sender stops, per second of sending, per member).
+bench_star() {
+	mcast_teardown
+	MC_SRC=79
+	mc_fabric star-tree 120 topology star n 5 replication async \
+		buf_flits 64 flit_bytes 128 ||
+		die "cannot set up the 5-star under star-tree"
+	members=$(seq 0 119 | grep -vx "$MC_SRC" | head -n "$STAR_MEMBERS")
+	m=$STAR_MEMBERS
+	path=star-tree
+	mc_join $members
+	sleep 2	# IGMP reports
+	bytes=$STAR_BYTES
+	for cns in $STAR_CYCLE_NS; do
+		wormctl fabric set "$MC_FAB" cycle_ns "$cns" ||
+			die "cannot set cycle_ns $cns"
+		: >"$TMPD/st.star-tree.$cns" && : >"$TMPD/st.unicast.$cns"
+		for run in $(seq "$RUNS"); do
+			for path in star-tree unicast; do
+				wormctl fabric set "$MC_FAB" multicast "$path" ||
+					die "cannot switch $MC_FAB to $path"
+				mc_quiet $members
+				f0=$(mc_counter table_fallback) w0=$(mc_counter worms_injected)
+				t0=$(mc_counter tx_frames)
+				mc_run $members
+				fb=$(($(mc_counter table_fallback) - f0))
+				tx=$(($(mc_counter tx_frames) - t0))
+				w=$(($(mc_counter worms_injected) - w0))
+				echo "$rate" >>"$TMPD/st.$path.$cns"
+				note "cycle_ns $cns, $path, $m members, $bytes B, run $run:" \
+					"$rate datagrams/s per member ($(awk -v r="$rate" -v m="$m" \
+					'BEGIN { printf "%.0f", r * m }') deliveries/s; $tx frames," \
+					"$w worms, $fb by the fallback)"
+			done
+		done
+	done
+	mc_totals
+	mcast_teardown
+	for cns in $STAR_CYCLE_NS; do
+		s=$(median <"$TMPD/st.star-tree.$cns")
+		u=$(median <"$TMPD/st.unicast.$cns")
+		tag="${m}members.${bytes}B.cycle_ns$cns"
+		echo "vm.star.startree.$tag: $s datagrams/s per member"
+		echo "vm.star.unicast.$tag: $u datagrams/s per member"
+		awk -v s="$s" -v u="$u" -v t="$tag" 'BEGIN {
+			r = "nan"
+			if (u > 0) r = sprintf("%.2f", s / u)
+			printf "vm.star.ratio.%s: star-tree/unicast %s x\n", t, r }'
+	done
+}
+
 
 # ================================================================ RTNL
 
@@ -778,6 +938,7 @@ for p in $PARTS; do
 	mem) bench_mem ;;
 	rtnl) bench_rtnl ;;
 	mcast) bench_mcast ;;
+	star) bench_star ;;
 	tables) bench_tables ;;
 	dstset) bench_dstset ;;
 	esac

@@ -17,7 +17,8 @@
 # /var/tmp, which the VM does not see), WC_MODULE (see tests/vm/run.sh),
 # and the guest's settings WC_BENCH_RUNS, WC_BENCH_SECS, WC_BENCH_MEM_RUNS,
 # WC_BENCH_MEM_DIMS, WC_BENCH_PARTS, WC_BENCH_MCAST_MEMBERS,
-# WC_BENCH_MC_FRAMES (see
+# WC_BENCH_MC_FRAMES, WC_BENCH_STAR_MEMBERS, WC_BENCH_STAR_BYTES,
+# WC_BENCH_STAR_CYCLE_NS (see
 # tests/vm/bench-guest.sh).
 set -u
 
@@ -56,7 +57,8 @@ done
 # The guest's settings travel on its command line: allow only plain values.
 settings=""
 for var in WC_BENCH_RUNS WC_BENCH_SECS WC_BENCH_MEM_RUNS WC_BENCH_MEM_DIMS WC_BENCH_RTNL_DIMS \
-	WC_BENCH_PARTS WC_BENCH_MCAST_MEMBERS WC_BENCH_MC_FRAMES; do
+	WC_BENCH_PARTS WC_BENCH_MCAST_MEMBERS WC_BENCH_MC_FRAMES WC_BENCH_STAR_MEMBERS \
+	WC_BENCH_STAR_BYTES WC_BENCH_STAR_CYCLE_NS; do
 	eval "val=\${$var-}"
 	[ -n "$val" ] || continue
 	case $val in
@@ -65,9 +67,11 @@ for var in WC_BENCH_RUNS WC_BENCH_SECS WC_BENCH_MEM_RUNS WC_BENCH_MEM_DIMS WC_BE
 	settings="$settings $var='$val'"
 done
 
-# Defaults take about 5 minutes of VM time; leave room on a loaded host.
-export WC_SCRIPT_TIMEOUT="${WC_SCRIPT_TIMEOUT:-720}"
-export WC_VM_TIMEOUT="${WC_VM_TIMEOUT:-900}"
+# Defaults took about 5 minutes of VM time before the star part, which
+# alone took 6 to 8 minutes at a host load of 5 to 12 (120 namespaces and
+# member processes); leave room on a loaded host.
+export WC_SCRIPT_TIMEOUT="${WC_SCRIPT_TIMEOUT:-1500}"
+export WC_VM_TIMEOUT="${WC_VM_TIMEOUT:-1800}"
 # The VM's two CPUs are threads of the host: its load shows in the figures.
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 rc=0
