@@ -13,7 +13,9 @@
  *
  * Per case: CPU time per datagram (median of RUNS runs of FRAMES
  * datagrams), engine cycles stepped per datagram, worms and flit-hops per
- * datagram, CPU time per flit-hop, and the dstm-1/unicast ratios: of speed
+ * datagram, CPU time per flit-hop, the share of a tree worm's flit-hops
+ * that are header flits (from traced datagrams), and the dstm-1/unicast
+ * ratios: of speed
  * (unicast's CPU time over dstm-1's: above 1 means dstm-1 delivers more
  * datagrams per CPU second), of engine cycles and of flit-hops (unicast's
  * over dstm-1's).  The engine's cost follows flit moves, so the speed ratio
@@ -166,6 +168,64 @@ static int run(const struct wc_topo *t, const struct wc_algo *algo,
 	return 0;
 }
 
+/*
+ * What a dstm-1 tree worm is made of: @n datagrams sent one at a time,
+ * each traced (the links its worm reserved).  Every link carries the data
+ * flits and the tail once; the rest of the flit-hops are header flits.
+ * Sets *@links to the mean links per worm and returns the header's share
+ * of the flit-hops, or -1.
+ */
+static double header_share(const struct wc_topo *t, const void *tables,
+			   u32 members, u32 bytes, u32 n, double *links)
+{
+	struct wc_trace_link tl[256];
+	struct wc_trace_dst td[64];
+	struct wc_engine_params p;
+	struct wc_engine_stats st;
+	struct wc_trace tr;
+	struct ctx c = { 0 };
+	struct wc_msg *m;
+	u64 nlinks = 0;
+	u32 i, d, words;
+
+	wc_engine_params_default(&p, t);
+	c.e = wc_engine_create(t, &p, &wc_algo_tree, &ops, &c);
+	c.free_msgs = &m;
+	m = c.e ? malloc(wc_msg_size(c.e)) : NULL;
+	words = wc_algo_hdr_words(&wc_algo_tree, members);
+	for (i = 0; m && i < n; i++) {
+		u32 *hdr = malloc(words * sizeof(u32));
+
+		memset(&tr, 0, sizeof(tr));
+		tr.links = tl;
+		tr.max_links = ARRAY_SIZE(tl);
+		tr.dsts = td;
+		tr.max_dsts = ARRAY_SIZE(td);
+		wc_msg_init(c.e, m, 0, bytes + FRAME_OVERHEAD, NULL);
+		for (d = 1; d <= members; d++)
+			wc_msg_add_dst(c.e, m, d);
+		m->hdr = hdr;
+		m->hdr_max = words;
+		m->trace = &tr;
+		c.nfree = 0;
+		wc_engine_submit(c.e, m);
+		while (wc_engine_busy(c.e))
+			wc_engine_run(c.e, POLL_CYCLES, tables);
+		free(hdr);
+		if (tr.nworms != 1 || tr.lost)
+			break;
+		nlinks += tr.nlinks;
+	}
+	wc_engine_get_stats(c.e, &st);
+	free(m);
+	wc_engine_destroy(c.e);
+	if (i < n || !st.flit_hops)
+		return -1;
+	*links = (double)nlinks / n;
+	return 1 - (double)nlinks *
+		   (DIV_ROUND_UP(bytes + FRAME_OVERHEAD, 32) + 1) / st.flit_hops;
+}
+
 static int median_run(const struct wc_topo *t, const struct wc_algo *algo,
 		      const void *tables, u32 members, u32 bytes, u32 frames,
 		      struct result *r)
@@ -227,6 +287,7 @@ int main(int argc, char **argv)
 		for (j = 0; j < ARRAY_SIZE(sizes); j++) {
 			struct result d, u;
 			const char *pfx = "mcast";
+			double share, links;
 
 			if (only && !strcmp(only, "dstm1")) {
 				if (median_run(&t, &wc_algo_tree, &set, members[i],
@@ -255,6 +316,12 @@ int main(int argc, char **argv)
 			printf("%s.%umembers.%uB.unicast: %.2f us/datagram, %.0f cycles, %.1f worms, %.0f flit-hops\n",
 			       pfx, members[i], sizes[j], u.us_per_dg,
 			       u.cycles_per_dg, u.worms_per_dg, u.hops_per_dg);
+			share = header_share(&t, &set, members[i], sizes[j], 64,
+					     &links);
+			if (share < 0)
+				return 1;
+			printf("%s.%umembers.%uB.dstm1.header_flit_hops: %.0f %% (a tree worm reserves %.1f links)\n",
+			       pfx, members[i], sizes[j], share * 100, links);
 			printf("%s.%umembers.%uB.ns_per_flit_hop: dstm-1 %.1f, unicast %.1f\n",
 			       pfx, members[i], sizes[j],
 			       d.us_per_dg * 1e3 / d.hops_per_dg,
