@@ -122,6 +122,8 @@ static int run(const struct wc_topo *t, const struct wc_algo *algo,
 	for (i = 0; i < c.nmsgs; i++) {
 		struct wc_msg *m = malloc(msz);
 
+		if (!m)
+			return -1;
 		m->hdr = hdr_words ? malloc(hdr_words * sizeof(u32)) : NULL;
 		c.free_msgs[c.nfree++] = m;
 	}
@@ -190,8 +192,10 @@ static double header_share(const struct wc_topo *t, const void *tables,
 
 	wc_engine_params_default(&p, t);
 	c.e = wc_engine_create(t, &p, &wc_algo_tree, &ops, &c);
-	c.free_msgs = &m;
-	m = c.e ? malloc(wc_msg_size(c.e)) : NULL;
+	if (!c.e)
+		return -1;
+	c.free_msgs = &m;	/* op_done() hands @m back there */
+	m = malloc(wc_msg_size(c.e));
 	words = wc_algo_hdr_words(&wc_algo_tree, members);
 	for (i = 0; m && i < n; i++) {
 		u32 *hdr = malloc(words * sizeof(u32));
@@ -223,7 +227,8 @@ static double header_share(const struct wc_topo *t, const void *tables,
 		return -1;
 	*links = (double)nlinks / n;
 	return 1 - (double)nlinks *
-		   (DIV_ROUND_UP(bytes + FRAME_OVERHEAD, 32) + 1) / st.flit_hops;
+		   (DIV_ROUND_UP(bytes + FRAME_OVERHEAD, p.flit_bytes) + 1) /
+		   st.flit_hops;
 }
 
 static int median_run(const struct wc_topo *t, const struct wc_algo *algo,
