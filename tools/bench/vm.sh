@@ -17,7 +17,7 @@
 # /var/tmp, which the VM does not see), WC_MODULE (see tests/vm/run.sh),
 # and the guest's settings WC_BENCH_RUNS, WC_BENCH_SECS, WC_BENCH_MEM_RUNS,
 # WC_BENCH_MEM_DIMS, WC_BENCH_PARTS, WC_BENCH_MCAST_MEMBERS,
-# WC_BENCH_MC_FRAMES (see
+# WC_BENCH_MCAST_BYTES, WC_BENCH_MCAST_SINK, WC_BENCH_MC_FRAMES (see
 # tests/vm/bench-guest.sh).
 set -u
 
@@ -56,7 +56,8 @@ done
 # The guest's settings travel on its command line: allow only plain values.
 settings=""
 for var in WC_BENCH_RUNS WC_BENCH_SECS WC_BENCH_MEM_RUNS WC_BENCH_MEM_DIMS WC_BENCH_RTNL_DIMS \
-	WC_BENCH_PARTS WC_BENCH_MCAST_MEMBERS WC_BENCH_MC_FRAMES; do
+	WC_BENCH_PARTS WC_BENCH_MCAST_MEMBERS WC_BENCH_MCAST_BYTES WC_BENCH_MCAST_SINK \
+	WC_BENCH_MC_FRAMES; do
 	eval "val=\${$var-}"
 	[ -n "$val" ] || continue
 	case $val in
