@@ -618,6 +618,28 @@ static int wc_put_link(struct sk_buff *skb, struct wc_fabric *f, u32 n,
 }
 
 /*
+ * The fabric of a per-fabric dump (FABRIC_IFINDEX or FABRIC_NAME required),
+ * returned with RTNL held; or an ERR_PTR, with RTNL not held and extack set.
+ */
+static struct wc_fabric *wc_genl_dump_fabric(struct sk_buff *skb,
+					     struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct wc_fabric *f;
+
+	if (!info->attrs[WORMCAST_A_FABRIC_IFINDEX] &&
+	    !info->attrs[WORMCAST_A_FABRIC_NAME]) {
+		NL_SET_ERR_MSG(cb->extack, "fabric ifindex or name is required");
+		return ERR_PTR(-EINVAL);
+	}
+	rtnl_lock();
+	f = wc_genl_find(sock_net(skb->sk), info->attrs, cb->extack);
+	if (IS_ERR(f))
+		rtnl_unlock();
+	return f;
+}
+
+/*
  * LINKS_GET dump of one fabric: every physical channel (node, port) that
  * has a neighbour, in order, as many per message as fit; cb->args[0] is
  * the next channel index (node * nports + port).  Each message repeats the
@@ -626,7 +648,6 @@ static int wc_put_link(struct sk_buff *skb, struct wc_fabric *f, u32 n,
  */
 static int wc_genl_links_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct net *net = sock_net(skb->sk);
 	struct nlattr *links;
 	struct wc_fabric *f;
@@ -634,17 +655,9 @@ static int wc_genl_links_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	void *hdr;
 	int err = 0;
 
-	if (!info->attrs[WORMCAST_A_FABRIC_IFINDEX] &&
-	    !info->attrs[WORMCAST_A_FABRIC_NAME]) {
-		NL_SET_ERR_MSG(cb->extack, "fabric ifindex or name is required");
-		return -EINVAL;
-	}
-	rtnl_lock();
-	f = wc_genl_find(net, info->attrs, cb->extack);
-	if (IS_ERR(f)) {
-		err = PTR_ERR(f);
-		goto out;
-	}
+	f = wc_genl_dump_fabric(skb, cb);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
 	if (!wc_is_owner(f, net)) {
 		NL_SET_ERR_MSG(cb->extack,
 			       "link statistics only from the fabric device's netns");
@@ -1112,7 +1125,6 @@ static int wc_genl_fault_del(struct sk_buff *skb, struct genl_info *info)
  */
 static int wc_genl_fault_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct net *net = sock_net(skb->sk);
 	struct wc_fault fl[WC_FAULTS_PER_MSG];
 	struct nlattr *faults;
@@ -1121,17 +1133,9 @@ static int wc_genl_fault_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	void *hdr;
 	int err = 0;
 
-	if (!info->attrs[WORMCAST_A_FABRIC_IFINDEX] &&
-	    !info->attrs[WORMCAST_A_FABRIC_NAME]) {
-		NL_SET_ERR_MSG(cb->extack, "fabric ifindex or name is required");
-		return -EINVAL;
-	}
-	rtnl_lock();
-	f = wc_genl_find(net, info->attrs, cb->extack);
-	if (IS_ERR(f)) {
-		err = PTR_ERR(f);
-		goto out;
-	}
+	f = wc_genl_dump_fabric(skb, cb);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
 	cb->seq = wc_fabrics_gen;
 	n = wc_fabric_faults(f, cb->args[0], fl, ARRAY_SIZE(fl));
 	if (!n && cb->args[1])
@@ -1234,7 +1238,6 @@ static int wc_put_group(struct sk_buff *skb, struct wc_fabric *f,
 static int wc_genl_groups_dump(struct sk_buff *skb,
 			       struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct net *net = sock_net(skb->sk);
 	unsigned long *map = NULL;
 	struct nlattr *groups;
@@ -1244,17 +1247,9 @@ static int wc_genl_groups_dump(struct sk_buff *skb,
 	void *hdr;
 	int err = 0;
 
-	if (!info->attrs[WORMCAST_A_FABRIC_IFINDEX] &&
-	    !info->attrs[WORMCAST_A_FABRIC_NAME]) {
-		NL_SET_ERR_MSG(cb->extack, "fabric ifindex or name is required");
-		return -EINVAL;
-	}
-	rtnl_lock();
-	f = wc_genl_find(net, info->attrs, cb->extack);
-	if (IS_ERR(f)) {
-		err = PTR_ERR(f);
-		goto out;
-	}
+	f = wc_genl_dump_fabric(skb, cb);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
 	if (!wc_is_owner(f, net)) {
 		NL_SET_ERR_MSG(cb->extack,
 			       "groups only from the fabric device's netns");

@@ -12,18 +12,7 @@
 #include "tap.h"
 #include "engine.h"
 
-/* The shared cases' check interface, in TAP; ctx is unused (NULL). */
-#define CASE_CTX void
-#define CASE_CHECK(ctx, cond, ...) ((void)(ctx), ok(cond, __VA_ARGS__))
-#define CASE_EQ(ctx, got, want, ...) \
-	((void)(ctx), is_int(got, want, __VA_ARGS__))
-#define CASE_REQUIRE(ctx, cond, ...)				\
-	do {							\
-		if (!(cond)) {					\
-			ok(0, __VA_ARGS__);			\
-			exit(done_testing());			\
-		}						\
-	} while (0)
+#include "case_tap.h"
 
 #include "../../kmod/tests/engine_cases.h"
 #include "../../kmod/tests/tree_cases.h"

@@ -13,17 +13,7 @@
 #include "tap.h"
 #include "engine.h"
 
-#define CASE_CTX void
-#define CASE_CHECK(ctx, cond, ...) ((void)(ctx), ok(cond, __VA_ARGS__))
-#define CASE_EQ(ctx, got, want, ...) \
-	((void)(ctx), is_int(got, want, __VA_ARGS__))
-#define CASE_REQUIRE(ctx, cond, ...)				\
-	do {							\
-		if (!(cond)) {					\
-			ok(0, __VA_ARGS__);			\
-			exit(done_testing());			\
-		}						\
-	} while (0)
+#include "case_tap.h"
 
 /* Only the shared helpers (recorder, tables, labels) are used here. */
 #pragma GCC diagnostic push

@@ -10,17 +10,7 @@
 #include "tap.h"
 #include "engine.h"
 
-#define CASE_CTX void
-#define CASE_CHECK(ctx, cond, ...) ((void)(ctx), ok(cond, __VA_ARGS__))
-#define CASE_EQ(ctx, got, want, ...) \
-	((void)(ctx), is_int(got, want, __VA_ARGS__))
-#define CASE_REQUIRE(ctx, cond, ...)				\
-	do {							\
-		if (!(cond)) {					\
-			ok(0, __VA_ARGS__);			\
-			exit(done_testing());			\
-		}						\
-	} while (0)
+#include "case_tap.h"
 
 /* only the recorder of engine_cases.h */
 #pragma GCC diagnostic push
