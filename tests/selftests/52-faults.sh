@@ -242,6 +242,12 @@ for ev in "fault add fabric $fid wc link 3 4" "fault del fabric $fid wc link 3 4
 		not_ok "monitor: $ev" "$(cat "$WC_TMP/mon")"
 	fi
 done
+# the members joining 239.7.7.7 changed the fabric's groups
+if wait_for 10 grep -q "^groups change fabric $fid wc generation [0-9]*\$" "$WC_TMP/mon"; then
+	ok "monitor: groups change (members joined)"
+else
+	not_ok "monitor: groups change (members joined)" "$(cat "$WC_TMP/mon")"
+fi
 is "monitor: no event for the refused requests" \
 	"$(grep -c 'link 0 2$\|node 6$\|link 5 6$\|node 2$' "$WC_TMP/mon")" 0
 is "monitor: link 1 2 once (its refused repair not announced)" \

@@ -47,7 +47,7 @@ const char wormctl_usage[] =
 	"                running fabric (needs CAP_NET_ADMIN), list the faults,\n"
 	"                or run a seeded random fault process (exponential\n"
 	"                times to failure and to repair, in milliseconds)\n"
-	"  monitor       print the wormcast events (fabrics, tables, faults)\n"
+	"  monitor       print the wormcast events (fabrics, tables, faults, groups)\n"
 	"  -j, -p        JSON output (an array of objects, as ip -j), indented\n";
 
 static bool is_help(const char *s)

@@ -313,9 +313,13 @@ static const char *const event_names[] = {
 	[WORMCAST_CMD_TABLE_COMMIT] = "table commit",
 	[WORMCAST_CMD_FAULT_ADD] = "fault add",
 	[WORMCAST_CMD_FAULT_DEL] = "fault del",
+	[WORMCAST_CMD_GROUPS_GET] = "groups change",
 };
 
-/* One notification: "EVENT fabric ID [NAME] [link A B | node N]". */
+/*
+ * One notification: "EVENT fabric ID [NAME] [link A B | node N]
+ * [generation G]" (G: the membership generation of "groups change").
+ */
 static int monitor_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
@@ -335,6 +339,8 @@ static int monitor_cb(const struct nlmsghdr *nlh, void *data)
 		printf(" node %u", f->faults[0].a);
 	else if (f->nfaults)
 		printf(" link %u %u", f->faults[0].a, f->faults[0].b);
+	if (f->has_groups_gen)
+		printf(" generation %u", f->groups_gen);
 	printf("\n");
 	fflush(stdout);
 	wc_fabric_free(f);
