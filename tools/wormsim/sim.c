@@ -342,8 +342,9 @@ void sim_usage(FILE *f)
 "                       hamiltonian, dual-path, multipath (path worms with\n"
 "                       intermediate reception), star-tree (asynchronous\n"
 "                       replication); all need 2 consumption channels;\n"
-"                       ocms, otms run as dual-path here (their plans come\n"
-"                       from wormcastd, in the kernel)\n"
+"                       ocms, otms: each multicast sent as the planner's\n"
+"                       optimal star (daemon/lib/pathplan.c), as the kernel\n"
+"                       sends wormcastd's plans\n"
 "  --rt-pair PAIR       rt: average (default), best or path (the paper's\n"
 "                       Tarjan(average), Tarjan(best), Tarjan(path))\n"
 "  --rt-seed N          rt average/best: trial i uses random order N + i\n"
@@ -2030,6 +2031,9 @@ void sim_print_summary(FILE *f, const struct sim_config *cfg,
 			fprintf(f, " route errors %llu (%llu messages lost)",
 				(unsigned long long)r->route_errors,
 				(unsigned long long)r->lost);
+		if (r->plan_fallback)
+			fprintf(f, " %llu multicasts without a plan (dual-path)",
+				(unsigned long long)r->plan_fallback);
 		fputc('\n', f);
 	}
 	print_saturation(f, cfg, sw);
@@ -2148,7 +2152,7 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			   "\"link_util_mean\":%.6f,\"link_util_max\":%.6f,"
 			   "\"hops_mean\":%.4f,\"tagged\":%llu,\"incomplete\":%llu,\"lost\":%llu,"
 			   "\"unstable\":%s,\"saturated\":%s,\"deadlocks\":%llu,\"route_errors\":%llu,"
-			   "\"cycles_total\":%llu,\"flit_hops_total\":%llu,\"mem_peak_bytes\":%llu,"
+			   "\"plan_fallback\":%llu,\"cycles_total\":%llu,\"flit_hops_total\":%llu,\"mem_peak_bytes\":%llu,"
 			   "\"watchdog_dump\":",
 			r->lat_mean, r->lat_ratio,
 			r->link_util_mean, r->link_util_max, r->hops_mean,
@@ -2159,6 +2163,7 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			r->saturated ? "true" : "false",
 			(unsigned long long)r->deadlocks,
 			(unsigned long long)r->route_errors,
+			(unsigned long long)r->plan_fallback,
 			(unsigned long long)r->cycles_total,
 			(unsigned long long)r->flit_hops_total,
 			(unsigned long long)r->mem_peak);
