@@ -126,7 +126,7 @@ static void send(struct eng *x, u32 src, const u32 *d, u32 k, struct shot *r)
 	size_t sz = wc_msg_size(x->e);
 	struct wc_msg *m = calloc(1, sz + words * sizeof(u32));
 	struct wc_engine_stats s0, s1;
-	struct sim_planner *lbh = x->pl;
+	struct sim_planner *pl = x->pl;
 	struct wc_labeling lb;
 	struct wc_mstar ms;
 	u64 hops = 0;
@@ -141,8 +141,8 @@ static void send(struct eng *x, u32 src, const u32 *d, u32 k, struct shot *r)
 	m->hdr_max = words;
 	for (i = 0; i < k; i++)
 		wc_msg_add_dst(x->e, m, d[i]);
-	if (lbh)
-		r->preset = !sim_plan_msg(lbh, m) && m->hdr_preset;
+	if (pl)
+		r->preset = !sim_plan_msg(pl, m) && m->hdr_preset;
 	for (v = 0; v < n * np; v++)
 		x->busy[v] = wc_engine_channel_busy(x->e, v / np, v % np);
 	memset(x->got, 0, n * sizeof(u32));

@@ -113,7 +113,7 @@ for k in $LOAD_KS; do
 			}
 			printf "\n"
 		}
-	}' "$RAW"/load-k$k-*-seed*.csv >"$OUT/path-load-k$k.csv"
+	}' "$RAW"/load-k"$k"-*-seed*.csv >"$OUT/path-load-k$k.csv"
 	gnuplot -e "csv='$OUT/path-load-k$k.csv'; out='$OUT/path-load-k$k'; k=$k" \
 		"$ROOT/tools/wormsim/path_figs.gp" </dev/null
 done
@@ -123,7 +123,7 @@ done
 	echo "k,scheme,zero_load,knee_load_mean,knee_seeds,plateau_accepted_mean,plateau_seeds"
 	for k in $LOAD_KS; do
 		for s in $SCHEMES; do
-			cat "$RAW"/load-k$k-$s-seed*.txt | awk -v k="$k" -v s="$s" '
+			cat "$RAW"/load-k"$k"-"$s"-seed*.txt | awk -v k="$k" -v s="$s" '
 			/^zero-load latency:/ { z += $3; nz++ }
 			/^saturation, latency: .* at offered load/ {
 				for (i = 1; i <= NF; i++) if ($i == "load") { kn += $(i + 1); nk++ }
