@@ -14,6 +14,8 @@
 #   make dstm-figs  Figs. 9 and 10 of the DSTM paper with wormsim (about 15
 #                   min on 2 cores): Documentation/images/dstm-fig{9,10}.*
 #   make star-figs  Figs. 7, 8 and 9 of the star paper with wormsim
+#   make path-figs  dual-path, multipath, OCMS, OTMS on meshes with wormsim:
+#                   traffic and latency under load (a few minutes on 1 core)
 #   make fuzz       libFuzzer harnesses, a long run (FUZZ_TIME s per target)
 #
 # Userspace code is built twice: build/rel (optimised, for the tools and the
@@ -61,7 +63,7 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libnl-route-3.0
 NL_LIBS = $(shell pkg-config --libs libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
 
 .PHONY: all module tools userspace deps check unit kunit vm demo bench \
-	install clean checkpatch sparse fuzz-vm dstm-figs star-figs
+	install clean checkpatch sparse fuzz-vm dstm-figs star-figs path-figs
 
 all: module tools
 
@@ -195,6 +197,12 @@ dstm-figs: $(WORMSIM)
 # WC_SIZES, WC_FIGS: tools/bench/star_figs.sh; a few minutes on 2 cores)
 star-figs: $(WORMSIM)
 	tools/bench/star_figs.sh
+
+# Documentation/paths.rst, "Dual-path, multipath, OCMS and OTMS on a mesh"
+# (WC_DRAWS, WC_KS, WC_LOAD_KS, WC_SEEDS, WC_CYCLES, WC_FIGS_OUT:
+# tools/wormsim/path_figs.sh)
+path-figs: $(WORMSIM)
+	tools/wormsim/path_figs.sh
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer harnesses (tests/fuzz/, Documentation/testing.rst): built by

@@ -26,6 +26,8 @@ struct m0 {
 	const struct sim_config *cfg;
 	struct wc_engine *e;
 	const void *tables;
+	struct sim_planner *planner;	/* ocms, otms */
+	u64 plan_fallback;
 	u64 off;
 	bool relay;
 	u32 k;			/* destinations */
@@ -142,6 +144,8 @@ static int m0_submit(struct m0 *s, struct m0_send *x)
 		for (i = 0; i <= s->k; i++)
 			if (i != x->from)
 				wc_msg_add_dst(s->e, m, s->chain[i]);
+	if (s->planner && sim_plan_msg(s->planner, m))
+		s->plan_fallback++;	/* by dual-path, as the kernel */
 	x->queued = false;
 	wc_engine_submit(s->e, m);
 	return 0;
@@ -230,6 +234,10 @@ int sim_mcast0(const struct sim_config *cfg, struct sim_mcast0 *r)
 	u32 *perm, *label, d, v, p, np = t->nports;
 	u64 *busy;
 	u64 sum_last = 0, sum_dst = 0, sum_depth = 0, chans = 0;
+	u64 plan_chans = 0, plan_len = 0;
+	enum wc_pathplan_algo algo;
+	bool planned = !sim_plan_algo(cfg->mcast_scheme, &algo);
+	u32 *dests = NULL;
 	int err = -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
@@ -248,6 +256,12 @@ int sim_mcast0(const struct sim_config *cfg, struct sim_mcast0 *r)
 			return err;
 		}
 		s.tables = &set;
+		s.planner = sim_planner_new(cfg, &set, &err);
+		if (err) {
+			wc_label_set_free(&set);
+			wc_labeling_free(&lb);
+			return err;
+		}
 	}
 	label = lb.label;
 	perm = calloc(t->nnodes, sizeof(u32));
@@ -255,14 +269,32 @@ int sim_mcast0(const struct sim_config *cfg, struct sim_mcast0 *r)
 	s.chain = calloc(s.k + 1, sizeof(u32));
 	s.cpu_free = calloc(s.k + 1, sizeof(u64));
 	s.sends = calloc(s.k + 1, sizeof(*s.sends));
+	dests = calloc(s.k + 1, sizeof(u32));
 	s.e = wc_engine_create(t, &cfg->params, cfg->algo, &m0_ops, &s);
-	if (!perm || !busy || !s.chain || !s.cpu_free || !s.sends || !s.e)
+	err = -ENOMEM;
+	if (!perm || !busy || !s.chain || !s.cpu_free || !s.sends || !dests ||
+	    !s.e)
 		goto out;
 	for (v = 0; v < t->nnodes; v++)
 		perm[v] = v;
 	sim_rng_seed(&rng, cfg->seed);
 	for (d = 0; d < cfg->draws; d++) {
 		u32 src = m0_draw(&s, &rng, label, perm);
+
+		if (planned) {
+			/* the offline planner's figures for the same multicast */
+			struct wc_mstar ms;
+			u32 i, n = 0;
+
+			for (i = 0; i <= s.k; i++)
+				if (i != src)
+					dests[n++] = s.chain[i];
+			if (!wc_pathplan(&lb, algo, s.chain[src], dests, n, &ms)) {
+				plan_chans += ms.channels;
+				plan_len += ms.max_length;
+				wc_mstar_free(&ms);
+			}
+		}
 
 		for (v = 0; v < t->nnodes * np; v++)
 			busy[v] = wc_engine_channel_busy(s.e, v / np, v % np);
@@ -290,6 +322,9 @@ int sim_mcast0(const struct sim_config *cfg, struct sim_mcast0 *r)
 	r->mean_dst = (double)sum_dst / ((double)cfg->draws * s.k);
 	r->phases = (double)sum_depth / cfg->draws;
 	r->channels = (double)chans / cfg->draws;
+	r->plan_channels = (double)plan_chans / cfg->draws;
+	r->plan_max_length = (double)plan_len / cfg->draws;
+	r->plan_fallback = s.plan_fallback;
 	err = 0;
 out:
 	wc_engine_destroy(s.e);
@@ -298,6 +333,8 @@ out:
 	free(s.chain);
 	free(s.cpu_free);
 	free(s.sends);
+	free(dests);
+	sim_planner_free(s.planner);
 	if (s.tables)
 		wc_label_set_free(&set);
 	wc_labeling_free(&lb);
@@ -309,12 +346,14 @@ void sim_print_mcast0(FILE *f, const struct sim_config *cfg,
 {
 	char name[64];
 
-	fprintf(f, "mcast0 scheme=%s k=%u draws=%u data_flits=%u send_ovh=%u recv_ovh=%u router_delay=%u latency=%.2f per_dst=%.2f max=%u phases=%.2f channels=%.2f lost=%llu deadlocks=%llu route_errors=%llu\n",
+	fprintf(f, "mcast0 scheme=%s k=%u draws=%u data_flits=%u send_ovh=%u recv_ovh=%u router_delay=%u latency=%.2f per_dst=%.2f max=%u phases=%.2f channels=%.2f plan_channels=%.2f plan_max_length=%.2f plan_fallback=%llu lost=%llu deadlocks=%llu route_errors=%llu\n",
 		cfg->mcast_scheme == WORMCAST_MCAST_UNICAST ? "unicast-relay" :
 		sim_scheme_label(cfg, name, sizeof(name)),
 		cfg->mcast0, cfg->draws, sim_msg_flits(cfg), cfg->send_ovh,
 		cfg->recv_ovh, cfg->params.router_delay, r->mean, r->mean_dst,
-		r->max, r->phases, r->channels, (unsigned long long)r->lost,
+		r->max, r->phases, r->channels, r->plan_channels,
+		r->plan_max_length, (unsigned long long)r->plan_fallback,
+		(unsigned long long)r->lost,
 		(unsigned long long)r->deadlocks,
 		(unsigned long long)r->route_errors);
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "sim.h"
+#include "plans_table.h"
 
 extern char **environ;
 
@@ -341,8 +342,9 @@ void sim_usage(FILE *f)
 "                       hamiltonian, dual-path, multipath (path worms with\n"
 "                       intermediate reception), star-tree (asynchronous\n"
 "                       replication); all need 2 consumption channels;\n"
-"                       ocms, otms run as dual-path here (their plans come\n"
-"                       from wormcastd, in the kernel)\n"
+"                       ocms, otms: each multicast sent as the planner's\n"
+"                       optimal star (daemon/lib/pathplan.c), as the kernel\n"
+"                       sends wormcastd's plans\n"
 "  --rt-pair PAIR       rt: average (default), best or path (the paper's\n"
 "                       Tarjan(average), Tarjan(best), Tarjan(path))\n"
 "  --rt-seed N          rt average/best: trial i uses random order N + i\n"
@@ -1082,6 +1084,103 @@ u32 sim_msg_flits(const struct sim_config *cfg)
 	return DIV_ROUND_UP(cfg->msg_bytes, cfg->params.flit_bytes);
 }
 
+/* ------------------------------------------------------ ocms, otms plans */
+
+struct sim_planner {
+	struct wc_labeling lb;		/* the canonical one, as wormcastd's */
+	enum wc_pathplan_algo algo;
+	const struct wc_topo *t;
+	const struct wc_label_set *ls;	/* the run's, scheme ocms or otms */
+	u32 *dests;			/* scratch: a message's destinations */
+};
+
+int sim_plan_algo(u32 scheme, enum wc_pathplan_algo *algo)
+{
+	const char *name = wc_mcast_scheme_name(scheme);
+
+	if (!wc_label_scheme(scheme) || !name)
+		return -EINVAL;
+	return wc_pathplan_parse(name, algo);
+}
+
+struct sim_planner *sim_planner_new(const struct sim_config *cfg,
+				    const struct wc_label_set *ls, int *err)
+{
+	struct sim_planner *pl;
+
+	*err = 0;
+	if (!ls || !wc_plan_scheme(cfg->mcast_scheme))
+		return NULL;
+	pl = calloc(1, sizeof(*pl));
+	if (!pl || sim_plan_algo(cfg->mcast_scheme, &pl->algo) ||
+	    wc_labeling_init(&pl->lb, &cfg->topo)) {
+		*err = pl ? -EINVAL : -ENOMEM;
+		free(pl);
+		return NULL;
+	}
+	pl->t = &cfg->topo;
+	pl->ls = ls;
+	pl->dests = calloc(cfg->topo.nnodes, sizeof(u32));
+	if (!pl->dests) {
+		sim_planner_free(pl);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	return pl;
+}
+
+void sim_planner_free(struct sim_planner *pl)
+{
+	if (!pl)
+		return;
+	wc_labeling_free(&pl->lb);
+	free(pl->dests);
+	free(pl);
+}
+
+int sim_plan_msg(struct sim_planner *pl, struct wc_msg *m)
+{
+	static const u8 grp[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 };
+	const struct wc_plan *p;
+	struct wc_plans_enc enc;
+	struct wc_plan_set ps;
+	struct wc_mstar ms;
+	void *bytes;
+	size_t len;
+	u32 v, k = 0;
+	int err;
+
+	for (v = 0; v < pl->t->nnodes; v++)
+		if (m->dstmap[v / 32] & (1u << (v % 32)))
+			pl->dests[k++] = v;
+	err = wc_pathplan(&pl->lb, pl->algo, m->src, pl->dests, k, &ms);
+	if (err)
+		return err;
+	err = wc_plans_enc_init(&enc, pl->t->nnodes);
+	if (!err)
+		err = wc_plans_enc_add(&enc, grp, &ms);
+	wc_mstar_free(&ms);
+	if (err) {
+		wc_plans_enc_free(&enc);
+		return err;
+	}
+	wc_plans_enc_finish(&enc, &bytes, &len);
+	wc_plans_enc_free(&enc);
+	err = wc_plan_set_build(&ps, pl->t, pl->ls, bytes, len, NULL);
+	free(bytes);
+	if (err)
+		return err;
+	/* the kernel's source, kmod/fabric.c wc_use_plan() */
+	p = wc_plan_find(&ps, m->src, grp);
+	if (p && wc_plan_matches(&ps, p, m->dstmap, m->ndsts) &&
+	    wc_plan_layout(&ps, p, m->hdr, m->hdr_max))
+		m->hdr_preset = true;
+	else
+		err = -EINVAL;
+	wc_plan_set_free(&ps);
+	return err;
+}
+
 /* ------------------------------------------------------------- one run */
 
 /* Our record of a message in the engine (the wc_msg cookie). */
@@ -1105,6 +1204,7 @@ struct sim_state {
 	struct sim_msg live;		/* list head */
 	struct wc_tree_set *trees;	/* this run's own, or NULL (unicast) */
 	struct wc_label_set *labels;	/* the same for a label scheme */
+	struct sim_planner *planner;	/* ocms, otms: plans every multicast */
 	const void *tables;		/* what wc_engine_run() gets */
 	u32 hdr_words;			/* room at sim_msg.hdr, per message */
 	u32 *perm, *pos;		/* node permutation and its inverse */
@@ -1282,6 +1382,8 @@ static int sim_generate(struct sim_state *st, u64 now)
 	}
 	if (st->hdr_words)
 		sm->m->hdr_max = wc_algo_hdr_words(cfg->algo, sm->ndsts);
+	if (mcast && st->planner && sim_plan_msg(st->planner, sm->m))
+		st->res->plan_fallback++;	/* by dual-path, as the kernel */
 	if (sm->tagged) {
 		st->res->tagged++;
 		st->outstanding++;
@@ -1385,6 +1487,9 @@ static int state_init(struct sim_state *st, const struct sim_config *cfg,
 		}
 		st->mem += st->labels->mem;
 		st->tables = st->labels;
+		st->planner = sim_planner_new(cfg, st->labels, &err);
+		if (err)
+			return err;
 	} else if (cfg->table) {
 		/* our own set: it holds the encoder's scratch */
 		st->trees = st_zalloc(st, sizeof(*st->trees));
@@ -1423,6 +1528,7 @@ static void state_fini(struct sim_state *st)
 		wc_engine_flush(st->e);
 		wc_engine_destroy(st->e);
 	}
+	sim_planner_free(st->planner);
 	if (st->labels) {
 		st->mem -= st->labels->mem;
 		wc_label_set_free(st->labels);
@@ -1925,6 +2031,9 @@ void sim_print_summary(FILE *f, const struct sim_config *cfg,
 			fprintf(f, " route errors %llu (%llu messages lost)",
 				(unsigned long long)r->route_errors,
 				(unsigned long long)r->lost);
+		if (r->plan_fallback)
+			fprintf(f, " %llu multicasts without a plan (dual-path)",
+				(unsigned long long)r->plan_fallback);
 		fputc('\n', f);
 	}
 	print_saturation(f, cfg, sw);
@@ -2043,7 +2152,7 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			   "\"link_util_mean\":%.6f,\"link_util_max\":%.6f,"
 			   "\"hops_mean\":%.4f,\"tagged\":%llu,\"incomplete\":%llu,\"lost\":%llu,"
 			   "\"unstable\":%s,\"saturated\":%s,\"deadlocks\":%llu,\"route_errors\":%llu,"
-			   "\"cycles_total\":%llu,\"flit_hops_total\":%llu,\"mem_peak_bytes\":%llu,"
+			   "\"plan_fallback\":%llu,\"cycles_total\":%llu,\"flit_hops_total\":%llu,\"mem_peak_bytes\":%llu,"
 			   "\"watchdog_dump\":",
 			r->lat_mean, r->lat_ratio,
 			r->link_util_mean, r->link_util_max, r->hops_mean,
@@ -2054,6 +2163,7 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			r->saturated ? "true" : "false",
 			(unsigned long long)r->deadlocks,
 			(unsigned long long)r->route_errors,
+			(unsigned long long)r->plan_fallback,
 			(unsigned long long)r->cycles_total,
 			(unsigned long long)r->flit_hops_total,
 			(unsigned long long)r->mem_peak);

@@ -21,6 +21,8 @@
 #include "path_mcast.h"
 #include "labels_table.h"
 #include "labeling.h"
+#include "pathplan.h"
+#include "plans.h"
 
 /* ---------------------------------------------------------------- PRNG */
 
@@ -187,6 +189,8 @@ struct sim_result {
 	u64 tagged;			/* messages generated in the window */
 	u64 incomplete;			/* ... not finished when the run stopped */
 	u64 lost;			/* ... finished with a destination missed */
+	/* ocms/otms: multicasts sent by dual-path (no plan), all the run */
+	u64 plan_fallback;
 	/* incomplete, or accepted < 95% of offered: the queues grow */
 	bool unstable;
 	/* unstable, or lat_ratio >= knee_ratio (set by sim_sweep) */
@@ -246,12 +250,51 @@ struct sim_mcast0 {
 	u32 max;
 	double phases;		/* mean sequential sends on the longest chain */
 	double channels;	/* links crossed per multicast (flit-carrying) */
+	/*
+	 * Label schemes: the planner's count for the same multicasts
+	 * (wc_pathplan(), each worm's links: a link two worms of a star
+	 * cross counts twice), and its longest worm, per multicast.
+	 */
+	double plan_channels, plan_max_length;
+	u64 plan_fallback;	/* ocms/otms multicasts sent by dual-path */
 	u64 deadlocks, route_errors, lost;
 };
 
 int sim_mcast0(const struct sim_config *cfg, struct sim_mcast0 *r);
 void sim_print_mcast0(FILE *f, const struct sim_config *cfg,
 		      const struct sim_mcast0 *r);
+
+/* ------------------------------------------------------ ocms, otms plans */
+
+/*
+ * Under --multicast ocms or otms every multicast is planned: (source,
+ * destinations) go to the daemon library's wc_pathplan() (OCMS or OTMS),
+ * the star is encoded as a one-plan WORMCAST_TABLE_PLANS table with
+ * plans_table.h (the bytes wormcastd pushes), the engine's validator
+ * builds it against the run's label set (wc_plan_set_build()) and the
+ * source lays it out in the message as the kernel's does (wc_plan_find(),
+ * wc_plan_matches(), wc_plan_layout(), m->hdr_preset; kmod/fabric.c).
+ * Random destination sets seldom repeat, so nothing is cached: a plan
+ * costs microseconds to a fraction of a millisecond on an 8x8 mesh.
+ */
+struct sim_planner;
+
+/* NULL unless cfg is under ocms/otms (or on -ENOMEM: *err set). */
+struct sim_planner *sim_planner_new(const struct sim_config *cfg,
+				    const struct wc_label_set *ls, int *err);
+void sim_planner_free(struct sim_planner *pl);
+/*
+ * The offline planner of a label scheme (dual-path, multipath, ocms,
+ * otms): 0, or -EINVAL for the others (hamiltonian, star-tree).
+ */
+int sim_plan_algo(u32 scheme, enum wc_pathplan_algo *algo);
+/*
+ * Lay out @m's plan (m->hdr, m->hdr_max set by the caller).  0 with
+ * m->hdr_preset set, or a negative errno, the message then goes by
+ * dual-path (the kernel's plan_fallback): -E2BIG if the planner refused,
+ * -ENOMEM, -EINVAL.
+ */
+int sim_plan_msg(struct sim_planner *pl, struct wc_msg *m);
 
 /* ---------------------------------------------------------- saturation */
 
