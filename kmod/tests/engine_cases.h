@@ -55,6 +55,28 @@ struct case_rec {
 	bool free_msgs;		/* wc_free() messages in msg_done */
 };
 
+/*
+ * Count @r's deliveries that went to a node off their message's
+ * destinations (*@stray) or to one already reached (*@dup).  Messages are
+ * numbered by their cookie; @count (zeroed, @n entries per message) keeps
+ * the deliveries per (message, node).
+ */
+static void case_count_deliveries(const struct case_rec *r, u32 *count, u32 n,
+				  u32 *dup, u32 *stray)
+{
+	u32 i;
+
+	for (i = 0; i < r->nd; i++) {
+		struct wc_msg *m = r->d[i].m;
+		u32 id = (u32)(uintptr_t)m->cookie;
+
+		if (!wc_msg_has_dst(r->e, m, r->d[i].node))
+			(*stray)++;
+		else if (count[(size_t)id * n + r->d[i].node]++)
+			(*dup)++;
+	}
+}
+
 static void case_on_deliver(void *priv, struct wc_msg *m, u32 node, u64 lat)
 {
 	struct case_rec *r = priv;

@@ -774,15 +774,7 @@ static void case_tree_traffic_on(CASE_CTX *ctx, struct case_tables *ct,
 	{
 		u32 dup = 0, stray = 0;
 
-		for (i = 0; i < rec->nd; i++) {
-			struct wc_msg *m = rec->d[i].m;
-			u32 id = (u32)(uintptr_t)m->cookie;
-
-			if (!wc_msg_has_dst(e, m, rec->d[i].node))
-				stray++;
-			else if (count[(size_t)id * n + rec->d[i].node]++)
-				dup++;
-		}
+		case_count_deliveries(rec, count, n, &dup, &stray);
 		CASE_EQ(ctx, dup, 0, "%s: no destination twice", what);
 		CASE_EQ(ctx, stray, 0, "%s: no delivery off the group", what);
 	}

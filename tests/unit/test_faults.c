@@ -259,15 +259,7 @@ static void fault_traffic(const struct fault_run *fr)
 	}
 	for (i = 0; i < 1000 && wc_engine_busy(e); i++)
 		wc_engine_run(e, 100000, fr->tables);
-	for (i = 0; i < rec->nd; i++) {
-		struct wc_msg *m = rec->d[i].m;
-		u32 id = (u32)(uintptr_t)m->cookie;
-
-		if (!wc_msg_has_dst(e, m, rec->d[i].node))
-			stray++;
-		else if (count[(size_t)id * n + rec->d[i].node]++)
-			dup++;
-	}
+	case_count_deliveries(rec, count, n, &dup, &stray);
 	for (i = 0; i < sent; i++) {
 		lost += all[i]->fault_lost;
 		if (all[i]->ndelivered + all[i]->fault_lost != all[i]->ndsts)

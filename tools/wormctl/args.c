@@ -282,8 +282,8 @@ static int parse_stats(int argc, char **argv, struct wormctl_cmdline *c,
 }
 
 /*
- * table [ show ] DEV and group [ show ] DEV (@cmd, @what), options (-j,
- * -p, -v) also after the words.
+ * table [ show ] DEV, group [ show ] DEV and fault [ show ] DEV (@cmd,
+ * @what), options (-j, -p, -v) also after the words.
  */
 static int parse_dev_show(int argc, char **argv, struct wormctl_cmdline *c,
 			  enum wormctl_cmd cmd, const char *what,
@@ -430,37 +430,14 @@ static int parse_fault_random(int argc, char **argv,
 static int parse_fault(int argc, char **argv, struct wormctl_cmdline *c,
 		       char *err, size_t errlen)
 {
-	int i;
-
 	if (argc > 0 && (!strcmp(argv[0], "add") || !strcmp(argv[0], "del"))) {
 		c->fault_del = !strcmp(argv[0], "del");
 		return parse_fault_change(argc - 1, argv + 1, c, err, errlen);
 	}
 	if (argc > 0 && !strcmp(argv[0], "random"))
 		return parse_fault_random(argc - 1, argv + 1, c, err, errlen);
-	c->cmd = WCMD_FAULT_SHOW;
-	if (help_or_skip_show(&argc, &argv, c))
-		return 0;
-	for (i = 0; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1]) {
-			if (parse_option(argv[i], c, err, errlen))
-				return -1;
-			if (c->cmd != WCMD_FAULT_SHOW)
-				return wc_fail(err, errlen,
-					    "fault show: unexpected \"%s\"",
-					    argv[i]);
-			continue;
-		}
-		if (c->dev)
-			return wc_fail(err, errlen,
-				    "fault show: unexpected \"%s\"", argv[i]);
-		c->dev = argv[i];
-		if (check_dev(c->dev, err, errlen))
-			return -1;
-	}
-	if (!c->dev)
-		return wc_fail(err, errlen, "fault show: DEV is missing");
-	return 0;
+	return parse_dev_show(argc, argv, c, WCMD_FAULT_SHOW, "fault show",
+			      err, errlen);
 }
 
 int wormctl_parse_cmdline(int argc, char **argv, struct wormctl_cmdline *c,
