@@ -72,16 +72,25 @@ pcap_has_record() {
 	[ "$(tcpdump -nr "$CAP" ether proto 0x88b6 2>/dev/null | wc -l)" -ge 1 ]
 }
 
-bg tcpdump -i wc -U -w "$CAP"
+# Our datagram's record, not any record: bringing the nodes up sends IPv6
+# frames whose records can reach the file first, and the datagram's record
+# is written only once its last copy is consumed.
+pcap_has_datagram() {
+	tcpdump -nr "$CAP" -A ether proto 0x88b6 2>/dev/null |
+		grep -q wormcast-capture
+}
+
+bg tcpdump -i wc --immediate-mode -U -w "$CAP"
 tcpdump_pid=$bg_pid
 # tcpdump writes the file header once its socket is bound
 wait_for 20 test -s "$CAP" && sleep 0.5
 rx0=$(fabric_rx)
 check "send a datagram from node 0 to 239.1.2.3" send_udp "$N0"
-if wait_for 20 pcap_has_record; then
-	ok "tcpdump -i wc captured a record"
+if wait_for 20 pcap_has_datagram; then
+	ok "tcpdump -i wc captured the datagram's record"
 else
-	not_ok "tcpdump -i wc captured a record"
+	not_ok "tcpdump -i wc captured the datagram's record" \
+		"records in the file: $(tcpdump -nr "$CAP" 2>/dev/null | wc -l)"
 fi
 stop_pids "$tcpdump_pid"
 _pids=""
@@ -194,11 +203,11 @@ if wc_add wc topology torus dims 3x3 multicast dstm-1; then
 		not_ok "wormcastd committed the trees"
 	fi
 	rm -f "$CAP"
-	bg tcpdump -i wc -U -w "$CAP"
+	bg tcpdump -i wc --immediate-mode -U -w "$CAP"
 	tcpdump_pid=$bg_pid
 	wait_for 20 test -s "$CAP" && sleep 0.5
 	check "send a datagram from node 0 to 239.1.2.3 under dstm-1" send_udp "$N0"
-	wait_for 20 pcap_has_record || not_ok "tcpdump -i wc captured the tree worm's record"
+	wait_for 20 pcap_has_datagram || not_ok "tcpdump -i wc captured the tree worm's record"
 	stop_pids "$tcpdump_pid" "$daemon_pid"
 	_pids=""
 	tshark -X lua_script:"$LUA" -r "$CAP" -Y "udp.dstport == $PORT" \
