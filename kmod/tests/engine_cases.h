@@ -55,6 +55,15 @@ struct case_rec {
 	bool free_msgs;		/* wc_free() messages in msg_done */
 };
 
+/* Marsaglia's xorshift64; a number from the state's high bits. */
+static inline u32 case_rnd(u64 *st)
+{
+	*st ^= *st << 13;
+	*st ^= *st >> 7;
+	*st ^= *st << 17;
+	return (u32)(*st >> 11);
+}
+
 /*
  * Count @r's deliveries that went to a node off their message's
  * destinations (*@stray) or to one already reached (*@dup).  Messages are

@@ -565,14 +565,6 @@ static void case_ref_mcast(const struct wc_label_set *s, u32 scheme, u32 src,
 	}
 }
 
-static u32 case_path_rnd(u64 *st)
-{
-	*st ^= *st << 13;
-	*st ^= *st >> 7;
-	*st ^= *st << 17;
-	return (u32)(*st >> 11);
-}
-
 /* @n distinct destinations out of @nnodes, none equal to @src. */
 static void case_path_draw(u64 *st, u32 nnodes, u32 src, u32 n, u32 *dsts)
 {
@@ -580,7 +572,7 @@ static void case_path_draw(u64 *st, u32 nnodes, u32 src, u32 n, u32 *dsts)
 
 	for (a = 0; a < n; a++) {
 		do {
-			x = case_path_rnd(st) % nnodes;
+			x = case_rnd(st) % nnodes;
 			for (b = 0; b < a && dsts[b] != x; b++)
 				;
 		} while (x == src || b < a);
@@ -712,8 +704,8 @@ static void case_path_reference(CASE_CTX *ctx, u32 per_topo)
 				     "%s table", pt->name);
 			case_engine_new(ctx, rec, &t, &p, &wc_algo_label);
 			for (j = 0; j < per_topo; j++) {
-				u32 src = case_path_rnd(&st) % t.nnodes;
-				u32 n = 1 + case_path_rnd(&st) %
+				u32 src = case_rnd(&st) % t.nnodes;
+				u32 n = 1 + case_rnd(&st) %
 					min_t(u32, t.nnodes - 1, 24);
 
 				case_path_draw(&st, t.nnodes, src, n, dsts);
@@ -826,16 +818,16 @@ static void case_path_traffic(CASE_CTX *ctx, u32 msgs)
 			case_engine_new(ctx, rec, &t, &p, &wc_algo_label);
 			rec->nd = 0;
 			for (j = 0; j < msgs; j++) {
-				u32 src = case_path_rnd(&st) % t.nnodes, n = 1;
+				u32 src = case_rnd(&st) % t.nnodes, n = 1;
 
 				if (j % 3)
-					n += case_path_rnd(&st) %
+					n += case_rnd(&st) %
 					     min_t(u32, t.nnodes - 1, 12);
 				case_path_draw(&st, t.nnodes, src, n, dsts);
 				expect += n;
 				all[nmsgs++] = case_path_submit(ctx, rec->e, src,
 								dsts, n,
-								case_path_rnd(&st) % 600);
+								case_rnd(&st) % 600);
 				if (j % 16 == 15)
 					wc_engine_run(rec->e, 7, &s);
 			}

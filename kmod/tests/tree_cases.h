@@ -662,14 +662,6 @@ static bool case_tree_one(CASE_CTX *ctx, const struct case_tables *ct,
 	return good;
 }
 
-static u32 case_rnd(u64 *st)
-{
-	*st ^= *st << 13;
-	*st ^= *st >> 7;
-	*st ^= *st << 17;
-	return (u32)(*st >> 11);
-}
-
 /* Random multicasts, one at a time, on the proof's trees of an 8x8 torus. */
 static void case_tree_reference(CASE_CTX *ctx)
 {

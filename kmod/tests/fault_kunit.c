@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for live faults in the engine (kmod/engine/engine.c,
+ * Documentation/faults.rst), inside the kernel with KASAN and lockdep: the
+ * cases of the userspace test (tests/unit/test_faults.c), shared through
+ * fault_cases.h: the fault set's API, absorption and draining on single
+ * worms, and random traffic under unicast, tree and path schemes while
+ * links and nodes fail and recover, every destination delivered once or
+ * counted.
+ */
+#include <kunit/test.h>
+
+#define CASE_CTX struct kunit
+#define CASE_CHECK(ctx, cond, ...) KUNIT_EXPECT_TRUE_MSG(ctx, cond, __VA_ARGS__)
+#define CASE_EQ(ctx, got, want, ...) \
+	KUNIT_EXPECT_EQ_MSG(ctx, (s64)(got), (s64)(want), __VA_ARGS__)
+#define CASE_REQUIRE(ctx, cond, ...) \
+	KUNIT_ASSERT_TRUE_MSG(ctx, cond, __VA_ARGS__)
+
+/* Only the helpers of the other cases headers (recorder, tables, labels). */
+__diag_push();
+__diag_ignore_all("-Wunused-function", "only the helpers of the other cases are used");
+#include "engine_cases.h"
+#include "tree_cases.h"
+#include "path_cases.h"
+__diag_pop();
+#include "fault_cases.h"
+
+static void fault_api(struct kunit *test)
+{
+	case_fault_api(test);
+}
+
+static void fault_semantics(struct kunit *test)
+{
+	case_fault_semantics(test);
+}
+
+/* Fewer messages than userspace's 1500: the debug kernel is slow. */
+static void fault_traffic(struct kunit *test)
+{
+	case_fault_traffic(test, 600);
+}
+
+static struct kunit_case fault_cases[] = {
+	KUNIT_CASE(fault_api),
+	KUNIT_CASE(fault_semantics),
+	KUNIT_CASE(fault_traffic),
+	{}
+};
+
+static struct kunit_suite wormcast_fault_suite = {
+	.name = "wormcast_faults",
+	.test_cases = fault_cases,
+};
+
+kunit_test_suites(&wormcast_fault_suite);
+
+MODULE_LICENSE("GPL");
