@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Documentation/ is reStructuredText: every file must build without a
-# docutils warning.  Prints TAP.
+# docutils warning, and no merge conflict marker is left in the tree.
+# Prints TAP.
 set -u
 cd "$(dirname "$0")/.."
 RST2HTML=/usr/bin/rst2html
@@ -25,5 +26,20 @@ for f in Documentation/*.rst; do
 		printf '%s\n' "$err" | head -n 10 | sed 's/^/# /'
 	fi
 done
+# A merge can leave a conflict marker that docutils reads as a heading.
+n=$((n + 1))
+# "=======" alone is a heading underline when the line above is no longer.
+markers=$(git ls-files -z | xargs -0 awk '
+	FNR == 1 { prev = "" }
+	/^(<<<<<<<|>>>>>>>)( |$)/ ||
+	($0 == "=======" && length(prev) > 7) { print FILENAME ":" FNR ": " $0 }
+	{ prev = $0 }' 2>/dev/null)
+if [ -z "$markers" ]; then
+	echo "ok $n - no merge conflict marker in the tree"
+else
+	fail=1
+	echo "not ok $n - merge conflict markers left"
+	printf '%s\n' "$markers" | head -n 10 | sed 's/^/# /'
+fi
 echo "1..$n"
 exit $fail
