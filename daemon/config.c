@@ -18,6 +18,7 @@ void wcd_config_init(struct wcd_config *c)
 	wc_trees_opts_default(&c->global);
 	c->poll_interval = WCD_DEFAULT_POLL;
 	c->retries = WCD_DEFAULT_RETRIES;
+	c->plans_eager_max = WCD_DEFAULT_PLANS_EAGER_MAX;
 }
 
 void wcd_config_free(struct wcd_config *c)
@@ -86,6 +87,7 @@ static int set_key(struct wcd_config *c, struct wcd_section *sec,
 {
 	static const char *const keys[] = {
 		"rt_pair", "seed", "trials", "poll_interval", "retries",
+		"plans_eager_max",
 	};
 	struct wc_trees_opts *o = sec ? &sec->o : &c->global;
 	uint64_t v;
@@ -97,7 +99,7 @@ static int set_key(struct wcd_config *c, struct wcd_section *sec,
 			break;
 	if (k == sizeof(keys) / sizeof(keys[0]))
 		return cfg_fail(err, errlen, fname, line,
-				"unknown key \"%s\" (rt_pair, seed, trials, poll_interval, retries)",
+				"unknown key \"%s\" (rt_pair, seed, trials, poll_interval, retries, plans_eager_max)",
 				key);
 	if (seen[k])
 		return cfg_fail(err, errlen, fname, line,
@@ -148,6 +150,13 @@ static int set_key(struct wcd_config *c, struct wcd_section *sec,
 					"retries \"%s\": expected 1 to 100", val);
 		c->retries = (uint32_t)v;
 		break;
+	case 5:
+		if (parse_num(val, UINT32_MAX, &v))
+			return cfg_fail(err, errlen, fname, line,
+					"plans_eager_max \"%s\": expected 0 to %u pairs",
+					val, UINT32_MAX);
+		c->plans_eager_max = (uint32_t)v;
+		break;
 	}
 	return 0;
 }
@@ -188,7 +197,7 @@ static int new_section(struct wcd_config *c, char *head, const char *fname,
 int wcd_config_parse(struct wcd_config *c, const char *text, const char *fname,
 		     char *err, size_t errlen)
 {
-	bool gseen[5] = { false }, sseen[5] = { false };
+	bool gseen[6] = { false }, sseen[6] = { false };
 	char *buf = strdup(text), *p, *nl;
 	struct wcd_section *sec = NULL;
 	unsigned int line = 0;

@@ -7,6 +7,8 @@
  *
  *   global only:  poll_interval = SECONDS (0 = off; default 5)
  *                 retries = N (transactions per sync, 1..100; default 3)
+ *                 plans_eager_max = PAIRS (ocms/otms: plan every source
+ *                 while nodes x receivers stays within; default 200000)
  *   anywhere:     rt_pair = average | balanced | best | path | worst
  *                 seed = N (u64), trials = N (1..100000)
  *
@@ -25,6 +27,7 @@
 #define WCD_DEFAULT_CONFIG	"/etc/wormcast/wormcastd.conf"
 #define WCD_DEFAULT_POLL	5
 #define WCD_DEFAULT_RETRIES	3
+#define WCD_DEFAULT_PLANS_EAGER_MAX	200000
 #define WCD_MAX_PATTERN		64
 
 struct wcd_section {
@@ -38,6 +41,7 @@ struct wcd_config {
 	struct wc_trees_opts global;
 	uint32_t poll_interval;		/* seconds, 0 = no polling */
 	uint32_t retries;
+	uint32_t plans_eager_max;	/* (source, receiver) pairs */
 	struct wcd_section *sec;
 	size_t nsec;
 };

@@ -71,6 +71,13 @@
 #define MAX_FABRICS 256
 
 /* What we remember of a fabric between syncs: no push loops on refusals. */
+/* Sources that sent to group @addr without a plan (ascending node ids). */
+struct wcd_senders {
+	uint8_t addr[6];
+	uint32_t n;
+	uint32_t *src;
+};
+
 struct fabric_mem {
 	uint32_t ifindex;
 	bool failed;		/* the last push for (scheme, gen) failed */
@@ -85,6 +92,9 @@ struct fabric_mem {
 	bool plans_valid;
 	uint32_t plans_scheme, plans_groups_gen, plans_labels_gen, plans_gen;
 	bool plans_failed;	/* not retried until an input moves */
+	/* ocms/otms, lazy: the sources the kernel reported, per group */
+	struct wcd_senders *senders;
+	uint32_t nsenders;
 };
 
 struct daemon_state {
@@ -734,6 +744,17 @@ static struct fabric_mem *fabric_mem(struct daemon_state *st, uint32_t ifindex)
 	return &st->mem[st->nmem++];
 }
 
+static void senders_free(struct fabric_mem *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nsenders; i++)
+		free(m->senders[i].src);
+	free(m->senders);
+	m->senders = NULL;
+	m->nsenders = 0;
+}
+
 /* Forget fabrics that are gone. */
 static void prune_mem(struct daemon_state *st)
 {
@@ -745,6 +766,8 @@ static void prune_mem(struct daemon_state *st)
 				break;
 		if (j < st->nfab)
 			st->mem[k++] = st->mem[i];
+		else
+			senders_free(&st->mem[i]);
 	}
 	st->nmem = k;
 }
@@ -855,18 +878,11 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 
 /* ------------------------------------------------------------ plans */
 
-/*
- * Plan every source eagerly while nnodes x (receivers of all groups) stays
- * under this many (source, destination) pairs; above it, only the groups'
- * members are planned as sources (Documentation/paths.rst, "ocms and
- * otms in the datapath").
- */
-#define WCD_PLANS_EAGER_MAX	200000u
-
 static struct nla_policy group_policy[WORMCAST_GROUP_MAX + 1] = {
 	[WORMCAST_GROUP_ADDRESS] = { .type = NLA_UNSPEC },
 	[WORMCAST_GROUP_NMEMBERS] = { .type = NLA_U32 },
 	[WORMCAST_GROUP_MEMBERS] = { .type = NLA_UNSPEC },
+	[WORMCAST_GROUP_UNPLANNED] = { .type = NLA_UNSPEC },
 };
 
 /* A GROUPS_GET dump: the groups and their receivers. */
@@ -876,6 +892,8 @@ struct groups_dump {
 	uint32_t n, cap;
 	struct wc_group_in *g;
 	uint32_t **lists;	/* owned member lists, one per group */
+	uint32_t **unplanned;	/* owned: sources without a plan, or NULL */
+	uint32_t *nunplanned;
 	int err;
 };
 
@@ -883,11 +901,30 @@ static void groups_free(struct groups_dump *d)
 {
 	uint32_t i;
 
-	for (i = 0; i < d->n; i++)
+	for (i = 0; i < d->n; i++) {
 		free(d->lists[i]);
+		free(d->unplanned[i]);
+	}
 	free(d->lists);
+	free(d->unplanned);
+	free(d->nunplanned);
 	free(d->g);
 	memset(d, 0, sizeof(*d));
+}
+
+/* The node ids of a GROUP bitmap attribute, ascending (malloc'ed). */
+static uint32_t *bitmap_nodes(const struct nlattr *a, uint32_t *n)
+{
+	const uint32_t *w = nla_data(a);
+	uint32_t nw = (uint32_t)nla_len(a) / sizeof(uint32_t), i, k = 0;
+	uint32_t *list = malloc((nw ? nw : 1) * 32 * sizeof(*list));
+
+	if (list)
+		for (i = 0; i < nw * 32; i++)
+			if (w[i / 32] & (1u << (i % 32)))
+				list[k++] = i;
+	*n = k;
+	return list;
 }
 
 static int groups_cb(struct nlmsghdr *nlh, void *arg)
@@ -906,8 +943,7 @@ static int groups_cb(struct nlmsghdr *nlh, void *arg)
 	if (!tb[WORMCAST_A_GROUPS])
 		return NL_OK;
 	nla_for_each_nested(a, tb[WORMCAST_A_GROUPS], rem) {
-		const uint32_t *w;
-		uint32_t nw, i, k = 0, *list;
+		uint32_t k, *list;
 
 		if (nla_type(a) != WORMCAST_A_GROUP ||
 		    nla_parse_nested(gt, WORMCAST_GROUP_MAX, a, group_policy) < 0 ||
@@ -917,32 +953,47 @@ static int groups_cb(struct nlmsghdr *nlh, void *arg)
 		if (d->n == d->cap) {
 			uint32_t cap = d->cap ? 2 * d->cap : 16;
 			struct wc_group_in *g = realloc(d->g, cap * sizeof(*g));
-			uint32_t **l;
+			uint32_t **l, **u = NULL, *nu = NULL;
 
 			if (g)
 				d->g = g;
 			l = g ? realloc(d->lists, cap * sizeof(*l)) : NULL;
-			if (!l) {
+			if (l)
+				d->lists = l;
+			u = l ? realloc(d->unplanned, cap * sizeof(*u)) : NULL;
+			if (u)
+				d->unplanned = u;
+			nu = u ? realloc(d->nunplanned, cap * sizeof(*nu)) : NULL;
+			if (!nu) {
 				d->err = -ENOMEM;
 				return NL_OK;
 			}
-			d->lists = l;
+			d->nunplanned = nu;
 			d->cap = cap;
 		}
-		w = nla_data(gt[WORMCAST_GROUP_MEMBERS]);
-		nw = (uint32_t)nla_len(gt[WORMCAST_GROUP_MEMBERS]) / sizeof(uint32_t);
-		list = malloc((nw ? nw : 1) * 32 * sizeof(*list));
+		list = bitmap_nodes(gt[WORMCAST_GROUP_MEMBERS], &k);
 		if (!list) {
 			d->err = -ENOMEM;
 			return NL_OK;
 		}
-		for (i = 0; i < nw * 32; i++)
-			if (w[i / 32] & (1u << (i % 32)))
-				list[k++] = i;
+		memset(&d->g[d->n], 0, sizeof(d->g[d->n]));
 		memcpy(d->g[d->n].addr, nla_data(gt[WORMCAST_GROUP_ADDRESS]), 6);
 		d->g[d->n].members = list;
 		d->g[d->n].nmembers = k;
-		d->lists[d->n++] = list;
+		d->lists[d->n] = list;
+		d->unplanned[d->n] = NULL;
+		d->nunplanned[d->n] = 0;
+		if (gt[WORMCAST_GROUP_UNPLANNED]) {
+			d->unplanned[d->n] =
+				bitmap_nodes(gt[WORMCAST_GROUP_UNPLANNED],
+					     &d->nunplanned[d->n]);
+			if (!d->unplanned[d->n]) {
+				free(list);
+				d->err = -ENOMEM;
+				return NL_OK;
+			}
+		}
+		d->n++;
 	}
 	return NL_OK;
 }
@@ -953,6 +1004,89 @@ static double ms_since(const struct timespec *t0)
 
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	return (t1.tv_sec - t0->tv_sec) * 1e3 + (t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+static struct wcd_senders *senders_find(struct fabric_mem *m,
+					const uint8_t *addr)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nsenders; i++)
+		if (!memcmp(m->senders[i].addr, addr, 6))
+			return &m->senders[i];
+	return NULL;
+}
+
+/* Merge ascending @add (@nadd ids) into @s's ascending sources. */
+static int senders_merge(struct wcd_senders *s, const uint32_t *add,
+			 uint32_t nadd)
+{
+	uint32_t *v = malloc((s->n + nadd) * sizeof(*v) + 1), i = 0, j = 0, k = 0;
+
+	if (!v)
+		return -ENOMEM;
+	while (i < s->n || j < nadd) {
+		if (j == nadd || (i < s->n && s->src[i] < add[j]))
+			v[k++] = s->src[i++];
+		else if (i == s->n || add[j] < s->src[i])
+			v[k++] = add[j++];
+		else {
+			v[k++] = s->src[i++];
+			j++;
+		}
+	}
+	free(s->src);
+	s->src = v;
+	s->n = k;
+	return 0;
+}
+
+/*
+ * Lazy planning (Documentation/paths.rst, "Which sources"): add the
+ * sources that @d reports without a plan to @m's senders, forget the
+ * groups @d no longer holds, and give every group of @d its senders as
+ * the sources to plan.  0 or -ENOMEM.
+ */
+static int senders_update(struct fabric_mem *m, struct groups_dump *d)
+{
+	uint32_t i, j, k = 0;
+
+	for (i = 0; i < m->nsenders; i++) {
+		for (j = 0; j < d->n; j++)
+			if (!memcmp(d->g[j].addr, m->senders[i].addr, 6))
+				break;
+		if (j < d->n)
+			m->senders[k++] = m->senders[i];
+		else
+			free(m->senders[i].src);
+	}
+	m->nsenders = k;
+	for (j = 0; j < d->n; j++) {
+		struct wcd_senders *s = senders_find(m, d->g[j].addr);
+
+		if (!s && d->nunplanned[j]) {
+			struct wcd_senders *more = realloc(m->senders,
+				(m->nsenders + 1) * sizeof(*more));
+
+			if (!more)
+				return -ENOMEM;
+			m->senders = more;
+			s = &m->senders[m->nsenders++];
+			memset(s, 0, sizeof(*s));
+			memcpy(s->addr, d->g[j].addr, 6);
+		}
+		if (s && d->nunplanned[j] &&
+		    senders_merge(s, d->unplanned[j], d->nunplanned[j]))
+			return -ENOMEM;
+	}
+	/* pointers into m->senders only now that it has stopped moving */
+	for (j = 0; j < d->n; j++) {
+		struct wcd_senders *s = senders_find(m, d->g[j].addr);
+
+		d->g[j].sources = s ? s->src : NULL;
+		d->g[j].nsources = s ? s->n : 0;
+	}
+	return 0;
 }
 
 /*
@@ -969,10 +1103,10 @@ static int sync_plans_once(struct daemon_state *st, struct fabric_mem *m,
 	struct wcd_fabric_view v;
 	struct wc_labeling lb;
 	struct timespec t0;
-	uint32_t i, labels_gen = 0, plans_gen = 0, new_gen, recv = 0;
+	uint32_t i, labels_gen = 0, plans_gen = 0, new_gen, recv = 0, nsources;
 	const char *stage = NULL, *why = NULL;
 	double plan_ms, push_ms;
-	char sb[24], eb[320];
+	char sb[24], eb[320], srcs[32];
 	struct wc_topo t;
 	bool all_sources;
 	struct nl_msg *msg;
@@ -1027,10 +1161,17 @@ static int sync_plans_once(struct daemon_state *st, struct fabric_mem *m,
 	}
 	for (i = 0; i < d.n; i++)
 		recv += d.g[i].nmembers;
-	all_sources = (uint64_t)t.nnodes * recv <= WCD_PLANS_EAGER_MAX;
-	err = wc_plans_table_build(&lb, v.scheme == WORMCAST_MCAST_OCMS ?
-				   WC_PP_OCMS : WC_PP_OTMS, d.g, d.n,
-				   all_sources, &bytes, &len, &ps);
+	all_sources = (uint64_t)t.nnodes * recv <= st->cfg.plans_eager_max;
+	nsources = 0;
+	if (!all_sources) {
+		err = senders_update(m, &d);
+		for (i = 0; i < d.n; i++)
+			nsources += d.g[i].nsources;
+	}
+	if (!err)
+		err = wc_plans_table_build(&lb, v.scheme == WORMCAST_MCAST_OCMS ?
+					   WC_PP_OCMS : WC_PP_OTMS, d.g, d.n,
+					   all_sources, &bytes, &len, &ps);
 	wc_labeling_free(&lb);
 	plan_ms = ms_since(&t0);
 	m->plans_valid = true;
@@ -1058,10 +1199,14 @@ static int sync_plans_once(struct daemon_state *st, struct fabric_mem *m,
 	}
 	m->plans_gen = new_gen;
 	*pushed = true;
+	if (all_sources)
+		snprintf(srcs, sizeof(srcs), "every source");
+	else
+		snprintf(srcs, sizeof(srcs), "%u reported sources", nsources);
 	logmsg(st, LOG_INFO,
 	       "plans: fabric %s scheme %s groups %u membership %u plans %u (%s) skipped %u channels %llu bytes %zu generation %u planning %.1f ms push %.1f ms",
 	       v.name, scheme_str(v.scheme, sb, sizeof(sb)), d.n, d.gen, ps.plans,
-	       all_sources ? "every source" : "members as sources", ps.skipped,
+	       srcs, ps.skipped,
 	       (unsigned long long)ps.channels, len, new_gen, plan_ms, push_ms);
 	groups_free(&d);
 	return 0;

@@ -94,7 +94,7 @@ size_t wc_mcindex_mem(const struct wc_mcindex *idx)
 	       3 * idx->nwords * sizeof(long) +
 	       idx->nnodes * sizeof(*idx->nodes) +
 	       READ_ONCE(idx->ngroups) *
-	       struct_size_t(struct wc_mcgroup, members, idx->nwords);
+	       struct_size_t(struct wc_mcgroup, members, 2 * idx->nwords);
 }
 
 static struct wc_mcgroup *wc_mc_find(const struct wc_mcindex *idx,
@@ -113,6 +113,34 @@ const struct wc_mcgroup *wc_mcindex_find(const struct wc_mcindex *idx,
 					 const u8 *mac)
 {
 	return wc_mc_find(idx, mac);
+}
+
+bool wc_mcindex_note_unplanned(struct wc_mcindex *idx, const u8 *mac, u32 src)
+{
+	struct wc_mcgroup *g = wc_mc_find(idx, mac);
+
+	if (!g || src >= idx->nnodes || test_and_set_bit(src, g->unplanned))
+		return false;
+	spin_lock_bh(&idx->lock);
+	WRITE_ONCE(idx->gen, idx->gen + 1);
+	spin_unlock_bh(&idx->lock);
+	return true;
+}
+
+void wc_mcindex_clear_planned(struct wc_mcindex *idx,
+			      bool (*planned)(void *arg, u32 src, const u8 *mac),
+			      void *arg)
+{
+	struct wc_mcgroup *g;
+	u32 b, src;
+
+	spin_lock_bh(&idx->lock);
+	for (b = 0; b < (1u << idx->hbits); b++)
+		hlist_for_each_entry(g, &idx->groups[b], hnode)
+			for_each_set_bit(src, g->unplanned, idx->nnodes)
+				if (planned(arg, src, g->addr))
+					clear_bit(src, g->unplanned);
+	spin_unlock_bh(&idx->lock);
 }
 
 void wc_mcindex_set_up(struct wc_mcindex *idx, u32 node, bool up)
@@ -236,11 +264,13 @@ int wc_mcindex_set_node(struct wc_mcindex *idx, u32 node, bool all,
 	for (i = 0; i < n; i++) {
 		if (wc_mc_find(idx, addrs[i]))
 			continue;
-		g = kzalloc(struct_size(g, members, idx->nwords), GFP_ATOMIC);
+		g = kzalloc(struct_size(g, members, 2 * idx->nwords),
+			    GFP_ATOMIC);
 		if (!g) {
 			err = -ENOMEM;
 			break;
 		}
+		g->unplanned = g->members + idx->nwords;
 		ether_addr_copy(g->addr, addrs[i]);
 		hlist_add_head_rcu(&g->hnode,
 				   &idx->groups[wc_mc_hash(idx, g->addr)]);

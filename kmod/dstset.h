@@ -58,7 +58,13 @@ struct wc_mcgroup {
 	struct rcu_head rcu;
 	u8 addr[ETH_ALEN];
 	u32 nmembers;			/* bits set in members; idx->lock */
-	unsigned long members[];	/* nnodes bits */
+	/*
+	 * Sources that sent to the group under ocms/otms and found no plan
+	 * (wc_mcindex_note_unplanned()); nnodes bits after members[],
+	 * atomic bit operations.
+	 */
+	unsigned long *unplanned;
+	unsigned long members[];	/* nnodes bits, then unplanned's */
 };
 
 /* What the index holds for one node; writers only (idx->lock). */
@@ -107,6 +113,24 @@ void wc_mcindex_set_up(struct wc_mcindex *idx, u32 node, bool up);
  */
 int wc_mcindex_set_node(struct wc_mcindex *idx, u32 node, bool all,
 			u8 *addrs, u32 count);
+
+/*
+ * Source @src sent a frame to group @mac and found no plan for it (ocms,
+ * otms): note it in the group, once until wc_mcindex_clear_planned()
+ * forgets it.  Returns true if it was not noted yet: the index's
+ * generation moved, so that the daemon, reading the groups, plans the
+ * pair.  Under rcu_read_lock(), any context.
+ */
+bool wc_mcindex_note_unplanned(struct wc_mcindex *idx, const u8 *mac, u32 src);
+
+/*
+ * A plans table was committed: forget every noted source for which
+ * @planned(@arg, source, group address) says it now has a plan.  Pairs
+ * left without one stay noted and are not reported again.
+ */
+void wc_mcindex_clear_planned(struct wc_mcindex *idx,
+			      bool (*planned)(void *arg, u32 src, const u8 *mac),
+			      void *arg);
 
 /* The group of @mac, or NULL; under rcu_read_lock() or idx->lock. */
 const struct wc_mcgroup *wc_mcindex_find(const struct wc_mcindex *idx,

@@ -338,6 +338,9 @@ static void wc_use_plan(struct wc_fabric *f, u32 src, struct wc_msg *m,
 		return;
 	}
 	wc_count_napi(f, src, WORMCAST_CNT_PLAN_FALLBACK, 1);
+	/* tell the daemon once, so that it plans the pair (lazy planning) */
+	if (wc_mcindex_note_unplanned(f->mc, mac, src))
+		wc_fabric_groups_poke(f);
 }
 
 /*
@@ -1035,6 +1038,26 @@ void wc_fabric_tables_changed(struct wc_fabric *f)
 	local_bh_disable();	/* the poll runs at local_bh_enable() */
 	napi_schedule(&f->napi);
 	local_bh_enable();
+}
+
+static bool wc_has_plan(void *plans, u32 src, const u8 *mac)
+{
+	return wc_plan_find(plans, src, mac);
+}
+
+/*
+ * A plans table was committed (RTNL held): the sources it plans for a
+ * group are no longer unplanned there.
+ */
+void wc_fabric_plans_committed(struct wc_fabric *f)
+{
+	struct wc_table *t;
+
+	rcu_read_lock();
+	t = wc_tables_peek_rcu(&f->tables, WORMCAST_TABLE_PLANS);
+	if (t)
+		wc_mcindex_clear_planned(f->mc, wc_has_plan, &t->u.plans);
+	rcu_read_unlock();
 }
 
 /* Set the scheme (RTNL held, checked); the poll switches when it may. */

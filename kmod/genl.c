@@ -850,6 +850,8 @@ static int wc_genl_table_commit(struct sk_buff *skb, struct genl_info *info)
 				  &vals[0], &vals[1], info->extack);
 	if (!err) {
 		wc_fabric_tables_changed(f);
+		if (vals[0] == WORMCAST_TABLE_PLANS)
+			wc_fabric_plans_committed(f);
 		wc_genl_notify_table(f, vals[0], vals[1]);
 		/* committed: a reply that cannot be sent does not undo it */
 		wc_table_reply(info, f, types, vals, 2);
@@ -1220,12 +1222,19 @@ static int wc_put_group(struct sk_buff *skb, struct wc_fabric *f,
 	if (nla_put(skb, WORMCAST_GROUP_ADDRESS, ETH_ALEN, g->addr) ||
 	    nla_put_u32(skb, WORMCAST_GROUP_NMEMBERS,
 			bitmap_weight(map, f->nnodes)) ||
-	    nla_put(skb, WORMCAST_GROUP_MEMBERS, nw * sizeof(u32), words)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
+	    nla_put(skb, WORMCAST_GROUP_MEMBERS, nw * sizeof(u32), words))
+		goto cancel;
+	if (!bitmap_empty(g->unplanned, f->nnodes)) {
+		bitmap_to_arr32(words, g->unplanned, f->nnodes);
+		if (nla_put(skb, WORMCAST_GROUP_UNPLANNED, nw * sizeof(u32),
+			    words))
+			goto cancel;
 	}
 	nla_nest_end(skb, nest);
 	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
 }
 
 /*

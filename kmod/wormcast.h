@@ -340,6 +340,7 @@ void wc_fabric_link_stats(struct wc_fabric *f, u32 node, u32 port,
 void wc_fabric_node_stats(struct wc_fabric *f, u32 node,
 			  struct wc_node_stats *s);
 void wc_fabric_tables_changed(struct wc_fabric *f);
+void wc_fabric_plans_committed(struct wc_fabric *f);
 int wc_fabric_fault(struct wc_fabric *f, bool node, u32 a, u32 b, bool down,
 		    struct netlink_ext_ack *extack);
 bool wc_fabric_node_failed(struct wc_fabric *f, u32 node);

@@ -97,14 +97,17 @@ static int addr_cmp(const void *a, const void *b)
 	return memcmp(x->addr, y->addr, 6);
 }
 
-static bool is_member(const struct wc_group_in *g, u32 v)
+static int u32_cmp(const void *a, const void *b)
 {
-	u32 i;
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
 
-	for (i = 0; i < g->nmembers; i++)
-		if (g->members[i] == v)
-			return true;
-	return false;
+	return x < y ? -1 : x > y;
+}
+
+static bool is_source(const struct wc_group_in *g, u32 v)
+{
+	return g->nsources &&
+	       bsearch(&v, g->sources, g->nsources, sizeof(v), u32_cmp);
 }
 
 int wc_plans_table_build(const struct wc_labeling *lb,
@@ -145,7 +148,7 @@ int wc_plans_table_build(const struct wc_labeling *lb,
 			const struct wc_group_in *g = order[gi];
 			struct wc_mstar ms;
 
-			if (!all_sources && !is_member(g, src))
+			if (!all_sources && !is_source(g, src))
 				continue;
 			for (i = 0, k = 0; i < g->nmembers; i++)
 				if (g->members[i] != src)

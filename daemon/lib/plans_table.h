@@ -16,11 +16,16 @@
 
 #include "pathplan.h"
 
-/* A group as GROUPS_GET reports it: address and receivers (node ids). */
+/*
+ * A group as GROUPS_GET reports it: address and receivers (node ids); and
+ * the sources to plan for it when not every node is (ascending node ids).
+ */
 struct wc_group_in {
 	u8 addr[6];
 	u32 nmembers;
 	const u32 *members;
+	u32 nsources;
+	const u32 *sources;
 };
 
 /* A table being encoded: wc_plans_enc_init(), _add() in order, _finish(). */
@@ -56,7 +61,7 @@ struct wc_plans_stats {
 /*
  * Plan @algo (WC_PP_OCMS or WC_PP_OTMS) on @lb for every group of
  * @groups (any order, distinct addresses) and every source: all nodes
- * when @all_sources, else the group's members; the destinations of a
+ * when @all_sources, else the group's listed sources; the destinations of a
  * source are the group's receivers but itself (none: no plan).  A pair
  * the planner refuses with -E2BIG is left out (that frame goes by
  * dual-path, counted by the kernel).  Returns 0 with the table in

@@ -245,6 +245,56 @@ static void mcindex_basic(struct kunit *test)
 	wc_mcindex_free(idx);
 }
 
+/* The planned pairs of clear_planned()'s test: node 65 in group 0. */
+static bool planned_65_grp0(void *arg, u32 src, const u8 *mac)
+{
+	return src == 65 && ether_addr_equal(mac, grp[0]);
+}
+
+/*
+ * Lazy planning's report: a source is noted once per group (the
+ * generation moves once), an unknown group or node notes nothing, and a
+ * committed plan forgets exactly the pairs it plans.
+ */
+static void mcindex_unplanned(struct kunit *test)
+{
+	struct wc_mcindex *idx = idx_new(test, 70);
+	const struct wc_mcgroup *g0, *g1;
+	u32 gen;
+
+	KUNIT_EXPECT_EQ(test, idx_set(test, idx, 3, false, grp, 2), 0);
+	g0 = wc_mcindex_find(idx, grp[0]);
+	g1 = wc_mcindex_find(idx, grp[1]);
+	KUNIT_ASSERT_NOT_NULL(test, g0);
+	KUNIT_ASSERT_NOT_NULL(test, g1);
+	gen = READ_ONCE(idx->gen);
+	rcu_read_lock();
+	KUNIT_EXPECT_TRUE(test, wc_mcindex_note_unplanned(idx, grp[0], 65));
+	KUNIT_EXPECT_FALSE(test, wc_mcindex_note_unplanned(idx, grp[0], 65));
+	KUNIT_EXPECT_TRUE(test, wc_mcindex_note_unplanned(idx, grp[0], 9));
+	KUNIT_EXPECT_TRUE(test, wc_mcindex_note_unplanned(idx, grp[1], 65));
+	KUNIT_EXPECT_FALSE(test, wc_mcindex_note_unplanned(idx, grp[2], 65));
+	KUNIT_EXPECT_FALSE(test, wc_mcindex_note_unplanned(idx, grp[0], 70));
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, READ_ONCE(idx->gen), gen + 3);
+	KUNIT_EXPECT_EQ(test, bitmap_weight(g0->unplanned, 70), 2u);
+	KUNIT_EXPECT_TRUE(test, test_bit(65, g0->unplanned) &&
+			  test_bit(9, g0->unplanned));
+	/* membership is not touched by a report */
+	KUNIT_EXPECT_EQ(test, bitmap_weight(g0->members, 70), 1u);
+	wc_mcindex_clear_planned(idx, planned_65_grp0, NULL);
+	KUNIT_EXPECT_FALSE(test, test_bit(65, g0->unplanned));
+	KUNIT_EXPECT_TRUE(test, test_bit(9, g0->unplanned));
+	KUNIT_EXPECT_TRUE(test, test_bit(65, g1->unplanned));
+	/* forgotten: reported again; a pair still noted is not */
+	rcu_read_lock();
+	KUNIT_EXPECT_TRUE(test, wc_mcindex_note_unplanned(idx, grp[0], 65));
+	KUNIT_EXPECT_FALSE(test, wc_mcindex_note_unplanned(idx, grp[0], 9));
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, READ_ONCE(idx->gen), gen + 4);
+	wc_mcindex_free(idx);
+}
+
 /* Lists are normalised: duplicates once, unicast and broadcast ignored. */
 static void mcindex_lists(struct kunit *test)
 {
@@ -514,6 +564,7 @@ static struct kunit_case dstset_cases[] = {
 	KUNIT_CASE(dst_classify),
 	KUNIT_CASE(mcindex_basic),
 	KUNIT_CASE(mcindex_lists),
+	KUNIT_CASE(mcindex_unplanned),
 	KUNIT_CASE(mcindex_vs_scan),
 	KUNIT_CASE(mcindex_reader_snapshot),
 	KUNIT_CASE(mcindex_cost),

@@ -14,7 +14,9 @@
 # group under traffic: the group shows it, the plan is re-made with it,
 # and the members lose nothing.  Then the fabric is switched to otms under
 # the same receivers: wormcastd pushes the otms labels and OTMS plans, and
-# the same checks hold.  Phase times go to the TAP diagnostics.
+# the same checks hold.  Last, lazy planning (plans_eager_max = 0): a
+# sender is planned only once the kernel reports it in the group.  Phase
+# times go to the TAP diagnostics.
 . "$(dirname "$0")/lib.sh"
 
 here=$(dirname "$0")
@@ -145,6 +147,7 @@ phase "fallback phase done"
 
 # ---- with the plan: its worms, no fallback
 bg "$WORMCASTD"
+d=$bg_pid
 if wait_for 60 plan_is ocms "$(json_sorted $MEMBERS)"; then
 	ok "ocms: wormcastd planned (SRC, group) for exactly the members"
 else
@@ -190,6 +193,46 @@ fi
 on_plan otms plan2 $((3 * N + M))
 phase "otms plan phase done"
 grep "plans: fabric wc" "$WC_TMP/bg.log" | tail -n 4 | sed 's/^/# /'
+
+# ---- lazy planning: only the sources the kernel reports
+# plans_eager_max = 0: no source is planned until it sends.  Node LAZY
+# (not a member) sends one datagram: dual-path, counted, and reported in
+# the group (group show: unplanned); wormcastd plans (LAZY, group) and
+# the report is gone once that plan is committed; then LAZY's datagrams
+# go on the plan.
+stop_pids $d
+LAZY=$OTHERS
+printf 'plans_eager_max = 0\n' >"$WC_TMP/lazy.conf"
+bg "$WORMCASTD" -c "$WC_TMP/lazy.conf"
+d=$bg_pid
+if wait_for 60 grep -q "plans: fabric wc .*(0 reported sources)" "$WC_TMP/bg.log"; then
+	ok "lazy: wormcastd re-planned with no source reported"
+else
+	not_ok "lazy: wormcastd re-planned with no source reported" \
+		"$(grep "plans: fabric wc" "$WC_TMP/bg.log" | tail -n 2)"
+fi
+SRC=$LAZY
+is "lazy: no plan for (node $LAZY, group) yet" "$(plan_dests)" "[]"
+f0=$(counter $SRC plan_fallback)
+t0=$(date +%s%N)
+check "lazy: node $LAZY sends one datagram" send 1 lazy1
+unplanned() {
+	wormctl -j group show wc |
+		jq -c ".[0].groups[] | select(.address == \"$GRP\") | .unplanned"
+}
+if wait_for 60 plan_is otms "$(json_sorted $MEMBERS $EXTRA)"; then
+	ok "lazy: wormcastd planned (node $LAZY, group) after its first datagram"
+else
+	not_ok "lazy: wormcastd planned (node $LAZY, group) after its first datagram" \
+		"plan $(plan_dests), unplanned $(unplanned)"
+fi
+diag "lazy: first datagram to plan installed: $((($(date +%s%N) - t0) / 1000000)) ms (with the polling of this script)"
+is "lazy: that datagram went by dual-path, counted" \
+	$(($(counter $SRC plan_fallback) - f0)) 1
+is "lazy: the report is cleared once the plan is committed" "$(unplanned)" "[]"
+grep "plans: fabric wc .*(1 reported sources)" "$WC_TMP/bg.log" | tail -n 1 | sed 's/^/# /'
+on_plan lazy lazy2 $((4 * N + M + 1))
+phase "lazy planning done"
 
 mc_recv_stop
 is "fabric drop counters all zero" "$(wc_drops wc)" 0

@@ -447,6 +447,8 @@ static void test_config(void)
 		{ "seed = 1\nseed = 2\n", "t.conf:2: \"seed\" given twice" },
 		{ "poll_interval = 86401\n", "t.conf:1: poll_interval" },
 		{ "retries = 0\n", "t.conf:1: retries" },
+		{ "plans_eager_max = 4294967296\n", "t.conf:1: plans_eager_max" },
+		{ "[fabric a]\nplans_eager_max = 3\n", "t.conf:2: \"plans_eager_max\" is global" },
 		{ "[fabric a]\npoll_interval = 3\n", "t.conf:2: \"poll_interval\" is global" },
 		{ "[fabric a\n", "t.conf:1: section header without ']'" },
 		{ "[fabrik a]\n", "t.conf:1: section \"[fabrik a]\"" },
@@ -467,6 +469,7 @@ static void test_config(void)
 
 	r = wcd_config_parse(&c, "", "t.conf", err, sizeof(err));
 	ok(!r && c.poll_interval == WCD_DEFAULT_POLL && c.retries == WCD_DEFAULT_RETRIES &&
+	   c.plans_eager_max == WCD_DEFAULT_PLANS_EAGER_MAX &&
 	   c.global.trials == WC_TREES_DEFAULT_TRIALS && c.global.rt_pair == WC_RT_PAIR_AVERAGE &&
 	   !c.global.seed, "empty file: defaults");
 	wcd_config_free(&c);
@@ -474,6 +477,7 @@ static void test_config(void)
 			     "# example\n"
 			     "poll_interval = 0   # events only\n"
 			     "retries=5\n"
+			     "plans_eager_max = 0\n"
 			     "\trt_pair = worst\n"
 			     "seed = 18446744073709551615\n"
 			     "[fabric big*]\n"
@@ -483,7 +487,8 @@ static void test_config(void)
 			     "seed = 3\n", "t.conf", err, sizeof(err));
 	ok(!r, "a full file parses%s%s", r ? ": " : "", r ? err : "");
 	if (!r) {
-		ok(c.poll_interval == 0 && c.retries == 5 && c.global.rt_pair == WC_RT_PAIR_PATH &&
+		ok(c.poll_interval == 0 && c.retries == 5 && !c.plans_eager_max &&
+		   c.global.rt_pair == WC_RT_PAIR_PATH &&
 		   c.global.seed == UINT64_MAX && c.nsec == 2, "global keys");
 		wcd_config_opts(&c, "bigfab", &o, &sec);
 		ok(o.rt_pair == WC_RT_PAIR_AVERAGE && o.trials == 500 && o.seed == UINT64_MAX &&

@@ -63,6 +63,14 @@
 #     until the 4 members have them all (destination set, engine, delivery:
 #     with the membership index only the word loop of the set grows with
 #     the fabric).  WC_BENCH_MEM_RUNS runs per size, the median.
+# (plans) membership change to installed OCMS plan (issue 9's target:
+#     under 100 ms for 500 destinations): a 32x32 mesh under ocms,
+#     WC_BENCH_PLANS_MEMBERS members, wormcastd planning lazily (1024 x
+#     500 pairs is above plans_eager_max); node 0 sends one frame and is
+#     planned; then WC_BENCH_MEM_RUNS times a node joins, and the figure
+#     is the time from the kernel's groups event to the plans table's
+#     commit event (both stamped as "wormctl monitor" prints them), and
+#     from the join command to the commit.
 #
 # Environment (all optional):
 #   WC_BENCH_RUNS       runs per UDP case (default 7)
@@ -77,7 +85,8 @@
 #   WC_BENCH_STAR_MEMBERS  group size for (star), 1 to 119 (default 119)
 #   WC_BENCH_STAR_BYTES    datagram payload for (star), 1 to 86 (default 64)
 #   WC_BENCH_STAR_CYCLE_NS fabric cycle_ns values for (star) (default "0 25000")
-#   WC_BENCH_PARTS      "udp mem rtnl mcast star tables dstset" (default) or some
+#   WC_BENCH_PLANS_MEMBERS members of the group for (plans) (default 500)
+#   WC_BENCH_PARTS      "udp mem rtnl mcast star tables dstset plans" (default) or some
 set -u
 
 WC_ROOT=${WC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -91,7 +100,8 @@ RTNL_DIMS=${WC_BENCH_RTNL_DIMS:-16x16 32x32}
 MCAST_MEMBERS=${WC_BENCH_MCAST_MEMBERS:-8 32 63}
 MCAST_BYTES=${WC_BENCH_MCAST_BYTES:-64 1024}
 MCAST_SINK=${WC_BENCH_MCAST_SINK:-join}
-PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast star tables dstset}
+PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast star tables dstset plans}
+PL_MEMBERS=${WC_BENCH_PLANS_MEMBERS:-500}
 MC_FRAMES=${WC_BENCH_MC_FRAMES:-3000}
 STAR_MEMBERS=${WC_BENCH_STAR_MEMBERS:-119}
 STAR_BYTES=${WC_BENCH_STAR_BYTES:-64}
@@ -186,14 +196,25 @@ for d in $MEM_DIMS $RTNL_DIMS; do
 done
 for p in $PARTS; do
 	case "$p" in
-	udp | mem | rtnl | mcast | star | tables | dstset) ;;
-	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, star, tables, dstset)" ;;
+	udp | mem | rtnl | mcast | star | tables | dstset | plans) ;;
+	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, star, tables, dstset, plans)" ;;
 	esac
 done
 for tool in ip iperf jq awk; do
 	command -v "$tool" >/dev/null || die "$tool is missing"
 done
 grep -q '^wormcast ' /proc/modules || die "wormcast.ko is not loaded"
+
+# log_wait FILE PATTERN: until wormcastd's log FILE has a line matching
+# PATTERN (10 minutes at most).
+log_wait() {
+	_i=0
+	until grep -q "$2" "$1"; do
+		_i=$((_i + 1))
+		[ "$_i" -le 6000 ] || die "wormcastd: no '$2': $(tail -n 3 "$1")"
+		sleep 0.1
+	done
+}
 
 # Median of the numbers on stdin (one per line); mean of the middle two
 # for an even count.
@@ -869,12 +890,7 @@ bench_tables() {
 			multicast dstm-1 || die "cannot create a 70x70 torus"
 		"${WC_BUILD:-$WC_ROOT/build}/wormcastd" >"$TMPD/wd.log" 2>&1 &
 		pid=$!
-		i=0
-		until grep -q "push: fabric $MEMFAB " "$TMPD/wd.log"; do
-			i=$((i + 1))
-			[ "$i" -le 1200 ] || die "wormcastd pushed nothing: $(tail -n 3 "$TMPD/wd.log")"
-			sleep 0.1
-		done
+		log_wait "$TMPD/wd.log" "push: fabric $MEMFAB "
 		kill "$pid"
 		wait "$pid" 2>/dev/null
 		line=$(grep "push: fabric $MEMFAB " "$TMPD/wd.log" | head -n 1)
@@ -931,6 +947,97 @@ bench_dstset() {
 	done
 }
 
+# ================================================================ (plans)
+
+pl_pushes() {
+	grep -c "plans: fabric wcpl " "$TMPD/pl.log"
+}
+
+
+# Lazy OCMS planning on a 32x32 mesh: PL_MEMBERS members, node 0 sends.
+bench_plans() {
+	grp=01:00:5e:01:02:03
+	ip netns add "$NS_MC" || die "cannot add namespace $NS_MC"
+	ip netns exec "$NS_MC" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 \
+		net.ipv6.conf.all.disable_ipv6=1
+	ip -n "$NS_MC" link add wcpl type wormcast topology mesh dims 32x32 \
+		multicast ocms || die "cannot create a 32x32 mesh"
+	seq 0 1023 | sed 's/^/link set wcpln/; s/$/ up/' |
+		ip -n "$NS_MC" -batch - || die "cannot bring up the nodes"
+	# one process joins every member (PACKET_ADD_MEMBERSHIP)
+	ip netns exec "$NS_MC" python3 "$WC_ROOT/tests/selftests/rawsend.py" \
+		join "$TMPD/pl.ready" "$grp" $(seq 1 "$PL_MEMBERS" | sed 's/^/wcpln/') &
+	PIDS="$PIDS $!"
+	i=0
+	until [ -e "$TMPD/pl.ready" ]; do
+		i=$((i + 1))
+		[ "$i" -le 600 ] || die "the members did not join"
+		sleep 0.1
+	done
+	# every notification, stamped on arrival (CLOCK_REALTIME, ns)
+	ip netns exec "$NS_MC" python3 -c '
+import subprocess, sys, time
+p = subprocess.Popen(["wormctl", "monitor"], stdout=subprocess.PIPE, bufsize=0)
+for line in iter(p.stdout.readline, b""):   # unbuffered: as each comes
+    print(time.time_ns(), line.decode(), end="", flush=True)
+' >"$TMPD/pl.mon" 2>&1 &
+	mon=$!
+	PIDS="$PIDS $mon"
+	# until it listens (seconds under TCG): membership changes of the last
+	# node in a group of its own, until one shows
+	i=0
+	until grep -q " groups change " "$TMPD/pl.mon"; do
+		i=$((i + 1))
+		[ "$i" -le 120 ] || die "wormctl monitor shows nothing: $(cat "$TMPD/pl.mon")"
+		ip -n "$NS_MC" maddr add 01:00:5e:7f:7f:7f dev wcpln1023
+		ip -n "$NS_MC" maddr del 01:00:5e:7f:7f:7f dev wcpln1023
+		sleep 0.5
+	done
+	ip netns exec "$NS_MC" "${WC_BUILD:-$WC_ROOT/build}/wormcastd" \
+		>"$TMPD/pl.log" 2>&1 &
+	daemon=$!
+	PIDS="$PIDS $daemon"
+	log_wait "$TMPD/pl.log" "plans: fabric wcpl .*(0 reported sources)"
+	t0=$(date +%s%N)
+	ip netns exec "$NS_MC" python3 "$WC_ROOT/tests/selftests/rawsend.py" \
+		wcpln0 "$grp" 1 || die "rawsend failed"
+	log_wait "$TMPD/pl.log" "plans: fabric wcpl .*(1 reported sources)"
+	note "first frame of node 0 to its plan installed: $((($(date +%s%N) - t0) / 1000000)) ms (polled): $(grep "(1 reported" "$TMPD/pl.log" | head -n 1)"
+	dests=$(ip netns exec "$NS_MC" wormctl -j table show -v wcpl | jq "[.[] |
+		select(.kind == \"plans\")][0].plans | map(select(.src == 0 and
+		.group == \"$grp\"))[0].worms | [.[][]] | length")
+	[ "$dests" = "$PL_MEMBERS" ] ||
+		die "the plan of node 0 has $dests destinations, not $PL_MEMBERS"
+	: >"$TMPD/pl.ev" && : >"$TMPD/pl.all" && : >"$TMPD/pl.plan"
+	for run in $(seq "$MEM_RUNS"); do
+		node=$((PL_MEMBERS + run))
+		n0=$(pl_pushes)
+		ts=$(date +%s%N)
+		ip -n "$NS_MC" maddr add "$grp" dev "wcpln$node" || die "cannot join"
+		i=0
+		until [ "$(pl_pushes)" -gt "$n0" ] &&
+			awk -v ts="$ts" '$1 > ts && / table commit /' "$TMPD/pl.mon" | grep -q .; do
+			i=$((i + 1))
+			[ "$i" -le 600 ] || die "no plan for member $node"
+			sleep 0.1
+		done
+		# the membership event, then the plans table's commit
+		set -- $(awk -v ts="$ts" '$1 > ts && / groups change / && !g { g = $1 }
+			g && / table commit / { print g, $1; exit }' "$TMPD/pl.mon")
+		[ $# = 2 ] || die "events of run $run not found in the monitor's log"
+		line=$(grep "plans: fabric wcpl " "$TMPD/pl.log" | tail -n 1)
+		note "run $run: node $node joins: event to commit $((($2 - $1) / 1000)) us, join to commit $((($2 - ts) / 1000)) us; $line"
+		echo "$((($2 - $1) / 1000))" >>"$TMPD/pl.ev"
+		echo "$((($2 - ts) / 1000))" >>"$TMPD/pl.all"
+		echo "$line" | sed -n 's/.* planning \([0-9.]*\) ms.*/\1/p' >>"$TMPD/pl.plan"
+	done
+	echo "vm.plans.ocms_32x32_${PL_MEMBERS}.event_to_commit: $(median <"$TMPD/pl.ev") us"
+	echo "vm.plans.ocms_32x32_${PL_MEMBERS}.join_to_commit: $(median <"$TMPD/pl.all") us"
+	echo "vm.plans.ocms_32x32_${PL_MEMBERS}.daemon_planning: $(median <"$TMPD/pl.plan") ms"
+	stop_pids "$mon" "$daemon"
+	ip netns del "$NS_MC"
+}
+
 note "guest kernel $(uname -r), $(nproc) CPUs, $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) KiB"
 for p in $PARTS; do
 	case "$p" in
@@ -941,5 +1048,6 @@ for p in $PARTS; do
 	star) bench_star ;;
 	tables) bench_tables ;;
 	dstset) bench_dstset ;;
+	plans) bench_plans ;;
 	esac
 done

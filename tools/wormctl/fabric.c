@@ -214,14 +214,32 @@ static int decode_fault(const struct nlattr *nest, struct wc_fabric_info *f)
 	return 0;
 }
 
+/* The node ids of a bitmap attribute (u32 words) into *@list, *@n. */
+static int decode_nodes(const struct nlattr *a, uint32_t **list, uint32_t *n)
+{
+	const uint32_t *w;
+	uint32_t nw, i, len;
+	const void *p;
+
+	attr_bytes(a, &p, &len);
+	w = p;
+	nw = len / sizeof(uint32_t);
+	free(*list);
+	*n = 0;
+	*list = calloc(nw ? (size_t)nw * 32 : 1, sizeof(uint32_t));
+	if (!*list)
+		return -ENOMEM;
+	for (i = 0; i < nw * 32; i++)
+		if (w[i / 32] & (1u << (i % 32)))
+			(*list)[(*n)++] = i;
+	return 0;
+}
+
 /* One WORMCAST_A_GROUP nest of WORMCAST_A_GROUPS (GROUPS_GET). */
 static int decode_group(const struct nlattr *nest, struct wc_fabric_info *f)
 {
 	struct wc_group_info *g = wc_fabric_add_group(f);
 	const struct nlattr *a;
-	const uint32_t *w;
-	uint32_t nw, i, len;
-	const void *p;
 
 	if (!g)
 		return -ENOMEM;
@@ -236,18 +254,12 @@ static int decode_group(const struct nlattr *nest, struct wc_fabric_info *f)
 			attr_u32(a, &g->nmembers);
 			break;
 		case WORMCAST_GROUP_MEMBERS:
-			attr_bytes(a, &p, &len);
-			w = p;
-			nw = len / sizeof(uint32_t);
-			free(g->members);
-			g->nlist = 0;
-			g->members = calloc(nw ? (size_t)nw * 32 : 1,
-					    sizeof(uint32_t));
-			if (!g->members)
+			if (decode_nodes(a, &g->members, &g->nlist))
 				return -ENOMEM;
-			for (i = 0; i < nw * 32; i++)
-				if (w[i / 32] & (1u << (i % 32)))
-					g->members[g->nlist++] = i;
+			break;
+		case WORMCAST_GROUP_UNPLANNED:
+			if (decode_nodes(a, &g->unplanned, &g->nunplanned))
+				return -ENOMEM;
 			break;
 		}
 	}

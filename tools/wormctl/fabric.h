@@ -57,6 +57,8 @@ struct wc_group_info {
 	uint32_t nmembers;		/* as the kernel counted them */
 	uint32_t nlist;			/* entries of members */
 	uint32_t *members;		/* node ids, from the bitmap */
+	uint32_t nunplanned;		/* entries of unplanned */
+	uint32_t *unplanned;		/* sources without a plan (ocms/otms) */
 };
 
 struct wc_fabric_info {

@@ -70,8 +70,10 @@ void wc_fabric_free(struct wc_fabric_info *f)
 {
 	uint32_t i;
 
-	for (i = 0; i < f->ngroups; i++)
+	for (i = 0; i < f->ngroups; i++) {
 		free(f->groups[i].members);
+		free(f->groups[i].unplanned);
+	}
 	free(f->groups);
 	f->groups = NULL;
 	f->ngroups = 0;
@@ -437,12 +439,18 @@ void show_groups(struct out *o, const struct wc_fabric_info *f)
 			json_string(o, "address", addr);
 			json_u64(o, "nmembers", g->nmembers);
 			json_u32_array(o, "members", g->members, g->nlist);
+			json_u32_array(o, "unplanned", g->unplanned,
+				       g->nunplanned);
 			json_close_object(o);
 			continue;
 		}
 		fprintf(o->fp, "    group %s members %u:", addr, g->nmembers);
 		for (j = 0; j < g->nlist; j++)
 			fprintf(o->fp, " %u", g->members[j]);
+		if (g->nunplanned)
+			fprintf(o->fp, "\n      unplanned sources:");
+		for (j = 0; j < g->nunplanned; j++)
+			fprintf(o->fp, " %u", g->unplanned[j]);
 		fputc('\n', o->fp);
 	}
 	if (o->json) {

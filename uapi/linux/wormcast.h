@@ -279,6 +279,9 @@ enum wormcast_group_attr {
 	WORMCAST_GROUP_NMEMBERS,	/* u32 */
 	WORMCAST_GROUP_MEMBERS,		/* binary: bitmap of nodes, u32 words
 					 * (host order), bit n of word n / 32 */
+	WORMCAST_GROUP_UNPLANNED,	/* binary, bitmap as MEMBERS: under
+					 * ocms/otms, sources that found no
+					 * plan for the group (if any) */
 	__WORMCAST_GROUP_MAX,
 };
 #define WORMCAST_GROUP_MAX (__WORMCAST_GROUP_MAX - 1)
