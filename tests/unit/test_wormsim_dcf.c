@@ -16,6 +16,8 @@
  *    and in every run where the engine measured no blocking at all;
  *  - EDN, where the checker predicts timed overlaps, is blocked in the
  *    engine too, and is slower than DCF;
+ *  - a DCF worm that entered its port right behind its sender's previous
+ *    one waits at most 4 cycles for that worm's tail (own_port_max);
  *  - bad options are refused.
  */
 #include "tap.h"
@@ -74,6 +76,7 @@ struct tally {
 	u32 clean_pred, clean_pred_blocked;	/* checker: no contention */
 	u32 unblocked, unblocked_off_model;	/* engine: nothing blocked */
 	u32 off_model;				/* latency != model */
+	u64 own_port_max;			/* DCF: the turnaround */
 	u32 timed_pred, timed_pred_unblocked;	/* checker: timed overlaps */
 	u64 latency_sum;
 };
@@ -112,6 +115,8 @@ static void one(struct tally *t, u32 side, u32 scheme, u32 src, u32 ovh)
 		t->timed_pred_unblocked += !b.blocked_worms;
 	}
 	t->latency_sum += b.latency;
+	if (b.own_port_max > t->own_port_max)
+		t->own_port_max = b.own_port_max;
 }
 
 static void sweep(u32 side, u32 scheme, u32 ovh, u32 nsrc,
@@ -129,7 +134,7 @@ int main(void)
 	static const u32 sides[] = { 4, 8 };
 	static const u32 ovhs[] = { 0, 200 };
 	struct tally d, e;
-	u32 i, j;
+	u32 i, j, unblocked = 0, timed = 0;
 
 	for (i = 0; i < ARRAY_SIZE(sides); i++) {
 		u32 n = sides[i], nn = n * n;
@@ -166,12 +171,20 @@ int main(void)
 			is_int(e.timed_pred_unblocked, 0,
 			       "%ux%u t_s = t_r = %u: EDN blocked in the engine in the %u runs with timed overlaps predicted",
 			       n, n, o, e.timed_pred);
+			ok(d.own_port_max <= 4,
+			   "%ux%u t_s = t_r = %u: DCF worms wait at most 4 cycles behind their own port (%llu)",
+			   n, n, o, (unsigned long long)d.own_port_max);
+			unblocked += d.unblocked + e.unblocked;
+			timed += e.timed_pred;
 			ok(e.latency_sum > d.latency_sum,
 			   "%ux%u t_s = t_r = %u: EDN slower than DCF (sum over sources %llu > %llu)",
 			   n, n, o, (unsigned long long)e.latency_sum,
 			   (unsigned long long)d.latency_sum);
 		}
 	}
+	ok(unblocked > 0 && timed > 0,
+	   "the checks above are not vacuous: %u runs with nothing blocked, %u EDN runs with timed overlaps",
+	   unblocked, timed);
 	/* the checker predicts EDN timed overlaps on 8x8 from (0,0) at t_s 0 */
 	sweep(8, DCF_SCHEME_EDN, 0, 1, &e);
 	is_int(e.timed_pred, 1, "8x8 EDN from (0,0), t_s = 0: the checker predicts timed overlaps");

@@ -540,10 +540,13 @@ int sim_bcast(const struct sim_config *cfg, struct sim_bcast *r)
 			st->own_port_worms++;
 		else
 			st->blocked_worms++;
-		if (tr->blocked && !s.behind[i])
+		if (tr->blocked && !s.behind[i]) {
 			st->blocked_cycles += tr->blocked;
-		else
+		} else {
 			st->own_port_cycles += tr->blocked;
+			if (tr->blocked > r->own_port_max)
+				r->own_port_max = tr->blocked;
+		}
 		if (s.recv[i] > st->last)
 			st->last = s.recv[i];
 	}
@@ -586,11 +589,12 @@ void sim_print_bcast(FILE *f, const struct sim_config *cfg,
 		fprintf(f, "%llu", (unsigned long long)r->paper_latency);
 	else
 		fputs("-", f);
-	fprintf(f, " steps=%u unicasts=%u reached=%u duplicates=%u route_mismatch=%u blocked_worms=%u blocked_cycles=%llu own_port_worms=%u own_port_cycles=%llu thm1_pairs=%llu timed_pairs=%llu stepwise_pairs=%llu port_clashes=%u deadlocks=%llu route_errors=%llu\n",
+	fprintf(f, " steps=%u unicasts=%u reached=%u duplicates=%u route_mismatch=%u blocked_worms=%u blocked_cycles=%llu own_port_worms=%u own_port_cycles=%llu own_port_max=%llu thm1_pairs=%llu timed_pairs=%llu stepwise_pairs=%llu port_clashes=%u deadlocks=%llu route_errors=%llu\n",
 		r->nsteps, r->nuni, r->reached, r->duplicates,
 		r->route_mismatch, r->blocked_worms,
 		(unsigned long long)r->blocked_cycles, r->own_port_worms,
 		(unsigned long long)r->own_port_cycles,
+		(unsigned long long)r->own_port_max,
 		(unsigned long long)r->check.contending_pairs,
 		(unsigned long long)r->check.timed_pairs,
 		(unsigned long long)r->check.stepwise_pairs,

@@ -314,6 +314,7 @@ struct sim_bcast {
 	u32 route_mismatch;	/* unicasts off their schedule route */
 	u32 blocked_worms, own_port_worms;	/* sums of the steps' */
 	u64 blocked_cycles, own_port_cycles;
+	u64 own_port_max;	/* most cycles one own_port worm was blocked */
 	struct sim_bcast_step step[SIM_BCAST_MAX_STEPS];
 	struct dcf_report check;	/* dcf_check(), p/l/h channels */
 	u64 deadlocks, route_errors;
