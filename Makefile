@@ -208,7 +208,7 @@ path-figs: $(WORMSIM)
 	tools/wormsim/path_figs.sh
 
 # Documentation/dcf.rst, "The broadcast in the engine" (WC_LENS,
-# WC_FIGS_OUT: tools/bench/dcf_figs.sh; about 10 s)
+# WC_FIGS_OUT: tools/bench/dcf_figs.sh; about 5 s)
 dcf-figs: $(WORMSIM)
 	tools/bench/dcf_figs.sh
 

@@ -9,7 +9,8 @@
  *    its route in the schedule (dcf_route());
  *  - where the offline checker predicts no contention (dcf_check(): no
  *    Theorem 1 failure, no timed overlap), the engine measures no worm
- *    blocked by another;
+ *    blocked by another, in a whole run and step by step (the checker's
+ *    pairs counted at the step of their later unicast);
  *  - the latency is never below the timing model of section 6.1
  *    (dcf_latency() of the same schedule, computed here), and equals it
  *    for DCF on 4x4 and 8x8 from every source, at t_s = t_r = 0 and 200,
@@ -78,6 +79,8 @@ struct tally {
 	u32 off_model;				/* latency != model */
 	u64 own_port_max;			/* DCF: the turnaround */
 	u32 timed_pred, timed_pred_unblocked;	/* checker: timed overlaps */
+	u32 bad_step_sums;			/* per-step pairs != totals */
+	u32 clean_steps, clean_steps_blocked;	/* per step, as clean_pred */
 	u64 latency_sum;
 };
 
@@ -113,6 +116,22 @@ static void one(struct tally *t, u32 side, u32 scheme, u32 src, u32 ovh)
 	if (b.check.timed_pairs) {
 		t->timed_pred++;
 		t->timed_pred_unblocked += !b.blocked_worms;
+	}
+	{
+		u64 c = 0, tp = 0;
+		u32 k;
+
+		for (k = 0; k < b.nsteps; k++) {
+			bool none = !b.check.step_contending[k] &&
+				    !b.check.step_timed[k];
+
+			c += b.check.step_contending[k];
+			tp += b.check.step_timed[k];
+			t->clean_steps += none;
+			t->clean_steps_blocked += none && b.step[k].blocked_worms;
+		}
+		t->bad_step_sums += c != b.check.contending_pairs ||
+				    tp != b.check.timed_pairs;
 	}
 	t->latency_sum += b.latency;
 	if (b.own_port_max > t->own_port_max)
@@ -171,6 +190,12 @@ int main(void)
 			is_int(e.timed_pred_unblocked, 0,
 			       "%ux%u t_s = t_r = %u: EDN blocked in the engine in the %u runs with timed overlaps predicted",
 			       n, n, o, e.timed_pred);
+			is_int(d.bad_step_sums + e.bad_step_sums, 0,
+			       "%ux%u t_s = t_r = %u: the checker's per-step pairs add up to its totals",
+			       n, n, o);
+			is_int(d.clean_steps_blocked + e.clean_steps_blocked, 0,
+			       "%ux%u t_s = t_r = %u: no worm blocked by another in the %u steps where the checker predicts no contention",
+			       n, n, o, d.clean_steps + e.clean_steps);
 			ok(d.own_port_max <= 4,
 			   "%ux%u t_s = t_r = %u: DCF worms wait at most 4 cycles behind their own port (%llu)",
 			   n, n, o, (unsigned long long)d.own_port_max);

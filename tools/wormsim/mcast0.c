@@ -466,8 +466,7 @@ int sim_bcast(const struct sim_config *cfg, struct sim_bcast *r)
 	r->model_latency = r->check.latency;
 	r->has_paper = dcf_closed_form(sc.scheme, sc.side, &tm,
 				       &r->paper_latency);
-	nsteps = sc.nsteps < SIM_BCAST_MAX_STEPS ? sc.nsteps :
-		 SIM_BCAST_MAX_STEPS;
+	nsteps = sc.nsteps < DCF_REPORT_STEPS ? sc.nsteps : DCF_REPORT_STEPS;
 	r->nsteps = nsteps;
 	r->nuni = sc.nuni;
 
@@ -602,10 +601,12 @@ void sim_print_bcast(FILE *f, const struct sim_config *cfg,
 		(unsigned long long)r->deadlocks,
 		(unsigned long long)r->route_errors);
 	for (i = 0; i < r->nsteps; i++)
-		fprintf(f, "bcast-step step=%u unicasts=%u blocked_worms=%u blocked_cycles=%llu own_port_worms=%u own_port_cycles=%llu last=%llu\n",
+		fprintf(f, "bcast-step step=%u unicasts=%u blocked_worms=%u blocked_cycles=%llu own_port_worms=%u own_port_cycles=%llu last=%llu thm1_pairs=%llu timed_pairs=%llu\n",
 			i + 1, r->step[i].unicasts, r->step[i].blocked_worms,
 			(unsigned long long)r->step[i].blocked_cycles,
 			r->step[i].own_port_worms,
 			(unsigned long long)r->step[i].own_port_cycles,
-			(unsigned long long)r->step[i].last);
+			(unsigned long long)r->step[i].last,
+			(unsigned long long)r->check.step_contending[i],
+			(unsigned long long)r->check.step_timed[i]);
 }

@@ -279,11 +279,10 @@ void sim_print_mcast0(FILE *f, const struct sim_config *cfg,
  * plus recv_ovh = t_r) hands its unicasts of the schedule to the network in
  * order, the i-th i * send_ovh (t_s) later, and no earlier than the model
  * len cycles after the previous unicast through the same port entered it
- * (section 6.1; dcf_latency()).  The checker's report and the timing
- * model's latency are computed for the same schedule and timing.
+ * (section 6.1; dcf_latency()).  The checker's report (per step: its
+ * step_contending and step_timed) and the timing model's latency are
+ * computed for the same schedule and timing.
  */
-#define SIM_BCAST_MAX_STEPS	12
-
 /*
  * Blocking the engine measured (wc_trace.blocked: header-cycles refused an
  * output), per unicast.  A unicast that entered its port the cycle the
@@ -303,7 +302,7 @@ struct sim_bcast_step {
 };
 
 struct sim_bcast {
-	u32 nsteps, nuni;
+	u32 nsteps, nuni;	/* nsteps <= DCF_REPORT_STEPS (--bcast) */
 	u64 latency;		/* last node informed, cycles from the start */
 	u64 model_latency;	/* dcf_latency() with the same timing */
 	u64 paper_latency;	/* dcf_closed_form(), or 0 if none */
@@ -315,7 +314,7 @@ struct sim_bcast {
 	u32 blocked_worms, own_port_worms;	/* sums of the steps' */
 	u64 blocked_cycles, own_port_cycles;
 	u64 own_port_max;	/* most cycles one own_port worm was blocked */
-	struct sim_bcast_step step[SIM_BCAST_MAX_STEPS];
+	struct sim_bcast_step step[DCF_REPORT_STEPS];
 	struct dcf_report check;	/* dcf_check(), p/l/h channels */
 	u64 deadlocks, route_errors;
 };
