@@ -435,6 +435,39 @@ static bool bcast_route_ok(const struct dcf_sched *sc,
 	return true;
 }
 
+/*
+ * Count a unicast of step @step, blocked @blocked header-cycles, that
+ * entered its port right behind its sender's previous one if @behind,
+ * received at @recv.
+ */
+static void bcast_tally(struct sim_bcast *r, u32 step, u64 blocked,
+			bool behind, u64 recv)
+{
+	struct sim_bcast_step *st;
+
+	if (step < 1 || step > r->nsteps)
+		return;
+	st = &r->step[step - 1];
+	st->unicasts++;
+	if (recv > st->last)
+		st->last = recv;
+	if (!blocked)
+		return;
+	if (behind) {
+		st->own_port_worms++;
+		st->own_port_cycles += blocked;
+		r->own_port_worms++;
+		r->own_port_cycles += blocked;
+		if (blocked > r->own_port_max)
+			r->own_port_max = blocked;
+	} else {
+		st->blocked_worms++;
+		st->blocked_cycles += blocked;
+		r->blocked_worms++;
+		r->blocked_cycles += blocked;
+	}
+}
+
 int sim_bcast(const struct sim_config *cfg, struct sim_bcast *r)
 {
 	const struct wc_topo *t = &cfg->topo;
@@ -444,7 +477,7 @@ int sim_bcast(const struct sim_config *cfg, struct sim_bcast *r)
 	struct wc_trace_link *links = NULL;
 	struct wc_trace_dst *tdst = NULL;
 	const char *why = NULL;
-	u32 i, v, nsteps;
+	u32 i, v;
 	int err;
 
 	memset(r, 0, sizeof(*r));
@@ -466,8 +499,7 @@ int sim_bcast(const struct sim_config *cfg, struct sim_bcast *r)
 	r->model_latency = r->check.latency;
 	r->has_paper = dcf_closed_form(sc.scheme, sc.side, &tm,
 				       &r->paper_latency);
-	nsteps = sc.nsteps < DCF_REPORT_STEPS ? sc.nsteps : DCF_REPORT_STEPS;
-	r->nsteps = nsteps;
+	r->nsteps = min_t(u32, sc.nsteps, DCF_REPORT_STEPS);
 	r->nuni = sc.nuni;
 
 	err = -ENOMEM;
@@ -486,8 +518,9 @@ int sim_bcast(const struct sim_config *cfg, struct sim_bcast *r)
 	links = calloc((size_t)sc.nhops + sc.nuni, sizeof(*links));
 	tdst = calloc(sc.nuni, sizeof(*tdst));
 	s.e = wc_engine_create(t, &cfg->params, &sim_algo_plh, &m0_ops, &s);
-	if (!s.chain || !s.cpu_free || !s.sends || !s.first || !s.order || !s.port_free ||
-	    !s.got_node || !s.recv || !s.behind || !s.trace || !links || !tdst || !s.e)
+	if (!s.chain || !s.cpu_free || !s.sends || !s.first || !s.order ||
+	    !s.port_free || !s.got_node || !s.recv || !s.behind || !s.trace ||
+	    !links || !tdst || !s.e)
 		goto out;
 	for (v = 0; v < t->nnodes; v++)
 		s.chain[v] = v;
@@ -523,37 +556,11 @@ int sim_bcast(const struct sim_config *cfg, struct sim_bcast *r)
 					 (v != cfg->bcast_src);
 	}
 	for (i = 0; i < sc.nuni; i++) {
-		const struct dcf_unicast *u = &sc.uni[i];
-		const struct wc_trace *tr = &s.trace[i];
-		struct sim_bcast_step *st;
-
-		if (!bcast_route_ok(&sc, u, tr, cfg->params.vcs / 2))
+		if (!bcast_route_ok(&sc, &sc.uni[i], &s.trace[i],
+				    cfg->params.vcs / 2))
 			r->route_mismatch++;
-		if (u->step < 1 || u->step > nsteps)
-			continue;
-		st = &r->step[u->step - 1];
-		st->unicasts++;
-		if (!tr->blocked)
-			;
-		else if (s.behind[i])
-			st->own_port_worms++;
-		else
-			st->blocked_worms++;
-		if (tr->blocked && !s.behind[i]) {
-			st->blocked_cycles += tr->blocked;
-		} else {
-			st->own_port_cycles += tr->blocked;
-			if (tr->blocked > r->own_port_max)
-				r->own_port_max = tr->blocked;
-		}
-		if (s.recv[i] > st->last)
-			st->last = s.recv[i];
-	}
-	for (i = 0; i < nsteps; i++) {
-		r->blocked_worms += r->step[i].blocked_worms;
-		r->blocked_cycles += r->step[i].blocked_cycles;
-		r->own_port_worms += r->step[i].own_port_worms;
-		r->own_port_cycles += r->step[i].own_port_cycles;
+		bcast_tally(r, sc.uni[i].step, s.trace[i].blocked,
+			    s.behind[i], s.recv[i]);
 	}
 	err = 0;
 out:
