@@ -16,6 +16,8 @@
 #   make star-figs  Figs. 7, 8 and 9 of the star paper with wormsim
 #   make path-figs  dual-path, multipath, OCMS, OTMS on meshes with wormsim:
 #                   traffic and latency under load (a few minutes on 1 core)
+#   make dcf-figs   Figs. 8 and 9 of the DCF paper with wormsim --bcast
+#                   (seconds): Documentation/images/dcf-fig{8,9}.*
 #   make fuzz       libFuzzer harnesses, a long run (FUZZ_TIME s per target)
 #
 # Userspace code is built twice: build/rel (optimised, for the tools and the
@@ -63,7 +65,8 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libnl-route-3.0
 NL_LIBS = $(shell pkg-config --libs libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
 
 .PHONY: all module tools userspace deps check unit kunit vm demo bench \
-	install clean checkpatch sparse fuzz-vm dstm-figs star-figs path-figs
+	install clean checkpatch sparse fuzz-vm dstm-figs star-figs path-figs \
+	dcf-figs
 
 all: module tools
 
@@ -203,6 +206,11 @@ star-figs: $(WORMSIM)
 # tools/wormsim/path_figs.sh)
 path-figs: $(WORMSIM)
 	tools/wormsim/path_figs.sh
+
+# Documentation/dcf.rst, "The broadcast in the engine" (WC_LENS,
+# WC_FIGS_OUT: tools/bench/dcf_figs.sh; about 5 s)
+dcf-figs: $(WORMSIM)
+	tools/bench/dcf_figs.sh
 
 # ---------------------------------------------------------------- fuzzing
 # libFuzzer harnesses (tests/fuzz/, Documentation/testing.rst): built by

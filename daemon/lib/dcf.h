@@ -194,6 +194,7 @@ bool dcf_closed_form(u32 scheme, u32 side, const struct dcf_timing *t,
 		     u64 *latency);
 
 /* What dcf_check() found.  Pairs are unordered pairs of unicasts. */
+#define DCF_REPORT_STEPS	12	/* > d steps of DCF and EDN on 64 x 64 */
 struct dcf_report {
 	u32 missing;		/* nodes (not the source) never receiving */
 	u32 duplicates;		/* receptions beyond the first */
@@ -207,6 +208,13 @@ struct dcf_report {
 	u64 timed_pairs;	/* ... overlapping on a channel in time */
 	u32 example[2];		/* one contending pair, or DCF_NO_UNICAST */
 	u64 latency;		/* dcf_latency() */
+	/*
+	 * contending_pairs and timed_pairs by the step of the pair's later
+	 * unicast: entry t - 1 for step t, the last entry for every step from
+	 * DCF_REPORT_STEPS on.
+	 */
+	u64 step_contending[DCF_REPORT_STEPS];
+	u64 step_timed[DCF_REPORT_STEPS];
 };
 
 /*

@@ -181,9 +181,14 @@ static void check_pair(const struct dcf_sched *s, const struct tree *t,
 		       u32 model, u32 a, u32 b, bool timed,
 		       struct dcf_report *r)
 {
+	u32 step = max_t(u32, max_t(u32, s->uni[a].step, s->uni[b].step), 1);
+	u32 k = min_t(u32, step, DCF_REPORT_STEPS) - 1;
+
 	r->shared_pairs++;
-	if (timed)
+	if (timed) {
 		r->timed_pairs++;
+		r->step_timed[k]++;
+	}
 	if (s->uni[a].step == s->uni[b].step)
 		r->stepwise_pairs++;
 	if (!theorem1(s, t, model, a, b) && !theorem1(s, t, model, b, a)) {
@@ -192,6 +197,7 @@ static void check_pair(const struct dcf_sched *s, const struct tree *t,
 			r->example[1] = b;
 		}
 		r->contending_pairs++;
+		r->step_contending[k]++;
 	}
 }
 

@@ -29,6 +29,22 @@ int main(int argc, char **argv)
 		sim_config_free(&cfg);
 		return 0;
 	}
+	if (cfg.bcast) {
+		struct sim_bcast b;
+
+		ret = sim_bcast(&cfg, &b);
+		if (ret) {
+			fprintf(stderr, "wormsim: --bcast: %s\n", strerror(-ret));
+			status = 1;
+		} else {
+			sim_print_bcast(stdout, &cfg, &b);
+			status = b.deadlocks || b.route_errors ||
+				 b.reached != cfg.topo.nnodes - 1 ||
+				 b.duplicates;
+		}
+		sim_config_free(&cfg);
+		return status;
+	}
 	if (cfg.mcast0) {
 		struct sim_mcast0 z;
 

@@ -3,6 +3,8 @@
  * wormsim --mcast0: zero-load multicast latency, one multicast at a time
  * into an empty network, with processor send and receive overheads and,
  * for the unicast-based baseline, receivers that re-inject (sim.h).
+ * wormsim --bcast: the same driver, receivers re-injecting by a broadcast
+ * schedule of daemon/lib/dcf.c instead of by recursive halving.
  *
  * Clocks.  The engine skips idle time, so the driver keeps its own clock,
  * now = engine clock + off, and moves off forward while the engine is idle.
@@ -18,6 +20,7 @@ struct m0_send {
 	u64 t;			/* driver time of submission */
 	u32 from, lo, hi;	/* relay: chain range handed to the target */
 	u32 target;		/* chain position (relay) */
+	u32 uni;		/* --bcast: the schedule's unicast */
 	u32 depth;		/* sends on the chain from the source */
 	bool queued;
 };
@@ -39,6 +42,21 @@ struct m0 {
 	u64 last, sum;		/* receptions: latest, and their sum */
 	u32 got, depth;
 	u64 deadlocks, route_errors;
+	/*
+	 * --bcast: chain[i] = i, the schedule, and its unicasts by sender:
+	 * node v's are order[first[v] .. first[v + 1]), in the order it
+	 * handles them (a sender's unicasts of two phases are not adjacent
+	 * in sched->uni).
+	 */
+	const struct dcf_sched *sched;
+	u32 *first;		/* nnodes + 1 */
+	u32 *order;		/* nuni */
+	u64 *port_free;		/* per node and port: model's internal channel */
+	u64 len;		/* the model's L (cycles a unicast holds its port) */
+	u32 *got_node;		/* receptions per node */
+	u64 *recv;		/* per unicast: its reception, driver time */
+	bool *behind;		/* per unicast: entered as its port was freed */
+	struct wc_trace *trace;	/* per unicast */
 };
 
 static u64 m0_now(const struct m0 *s)
@@ -85,6 +103,36 @@ static void m0_relay(struct m0 *s, u32 h, u32 lo, u32 hi, u64 t, u32 depth)
 	}
 }
 
+/*
+ * Node @v, informed at @t, hands its scheduled unicasts to the network in
+ * order: the i-th is ready i * send_ovh after @t, and enters its port when
+ * ready and when the previous unicast through that port has had len
+ * cycles of it (section 6.1, as dcf_latency()).
+ */
+static void m0_sched(struct m0 *s, u32 v, u64 t, u32 depth)
+{
+	const struct dcf_sched *sc = s->sched;
+	u32 j;
+
+	for (j = s->first[v]; j < s->first[v + 1]; j++) {
+		u32 i = s->order[j];
+		const struct dcf_unicast *u = &sc->uni[i];
+		u64 *pf = &s->port_free[v * DCF_NPORTS + sc->hops[u->hop0].port];
+		struct m0_send *x;
+		u64 go;
+
+		t = (t > s->cpu_free[v] ? t : s->cpu_free[v]) +
+		    s->cfg->send_ovh;
+		s->cpu_free[v] = t;
+		go = t > *pf ? t : *pf;
+		s->behind[i] = *pf && go == *pf;
+		*pf = go + s->len;
+		x = m0_push(s, go, v, depth + 1);
+		x->target = u->dst;
+		x->uni = i;
+	}
+}
+
 static void m0_deliver(void *priv, struct wc_msg *m, u32 node, u64 latency)
 {
 	struct m0 *s = priv;
@@ -97,8 +145,13 @@ static void m0_deliver(void *priv, struct wc_msg *m, u32 node, u64 latency)
 		s->last = t;
 	if (x->depth > s->depth)
 		s->depth = x->depth;
-	if (s->relay)
+	if (s->sched) {
+		s->recv[x->uni] = t;
+		if (!s->got_node[node]++)
+			m0_sched(s, node, t, x->depth);
+	} else if (s->relay) {
 		m0_relay(s, x->target, x->lo, x->hi, t, x->depth);
+	}
 }
 
 static void m0_done(void *priv, struct wc_msg *m)
@@ -146,6 +199,8 @@ static int m0_submit(struct m0 *s, struct m0_send *x)
 				wc_msg_add_dst(s->e, m, s->chain[i]);
 	if (s->planner && sim_plan_msg(s->planner, m))
 		s->plan_fallback++;	/* by dual-path, as the kernel */
+	if (s->trace)
+		m->trace = &s->trace[x->uni];
 	x->queued = false;
 	wc_engine_submit(s->e, m);
 	return 0;
@@ -164,7 +219,9 @@ static int m0_one(struct m0 *s, u32 src)
 	s->off = 0 - wc_engine_now(s->e);	/* the multicast starts at 0 */
 	for (i = 0; i <= s->k; i++)
 		s->cpu_free[i] = 0;
-	if (s->relay)
+	if (s->sched)
+		m0_sched(s, src, 0, 0);
+	else if (s->relay)
 		m0_relay(s, src, 0, s->k + 1, 0, 0);
 	else
 		m0_push(s, s->cfg->send_ovh, src, 1);
@@ -356,4 +413,207 @@ void sim_print_mcast0(FILE *f, const struct sim_config *cfg,
 		(unsigned long long)r->lost,
 		(unsigned long long)r->deadlocks,
 		(unsigned long long)r->route_errors);
+}
+
+/* The links @tr recorded are exactly the hops of unicast @u. */
+static bool bcast_route_ok(const struct dcf_sched *sc,
+			   const struct dcf_unicast *u,
+			   const struct wc_trace *tr, u32 half)
+{
+	u32 j;
+
+	if (tr->lost || tr->nlinks != u->nhops)
+		return false;
+	for (j = 0; j < u->nhops; j++) {
+		const struct dcf_hop *h = &sc->hops[u->hop0 + j];
+		const struct wc_trace_link *l = &tr->links[j];
+
+		if (l->node != h->node || l->port != h->port ||
+		    (l->vc >= half ? DCF_VC_P : DCF_VC_LH) != h->vc)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Count a unicast of step @step, blocked @blocked header-cycles, that
+ * entered its port right behind its sender's previous one if @behind,
+ * received at @recv.
+ */
+static void bcast_tally(struct sim_bcast *r, u32 step, u64 blocked,
+			bool behind, u64 recv)
+{
+	struct sim_bcast_step *st;
+
+	if (step < 1 || step > r->nsteps)
+		return;
+	st = &r->step[step - 1];
+	st->unicasts++;
+	if (recv > st->last)
+		st->last = recv;
+	if (!blocked)
+		return;
+	if (behind) {
+		st->own_port_worms++;
+		st->own_port_cycles += blocked;
+		r->own_port_worms++;
+		r->own_port_cycles += blocked;
+		if (blocked > r->own_port_max)
+			r->own_port_max = blocked;
+	} else {
+		st->blocked_worms++;
+		st->blocked_cycles += blocked;
+		r->blocked_worms++;
+		r->blocked_cycles += blocked;
+	}
+}
+
+int sim_bcast(const struct sim_config *cfg, struct sim_bcast *r)
+{
+	const struct wc_topo *t = &cfg->topo;
+	struct dcf_sched sc = { 0 };
+	struct dcf_timing tm;
+	struct m0 s = { .cfg = cfg, .relay = true, .sched = &sc };
+	struct wc_trace_link *links = NULL;
+	struct wc_trace_dst *tdst = NULL;
+	const char *why = NULL;
+	u32 i, v;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	if (!cfg->bcast || sim_algo_plh.check(t, &cfg->params, &why))
+		return -EINVAL;
+	err = dcf_build(&sc, cfg->bcast - 1, t->dims[0], cfg->bcast_src, NULL,
+			&why);
+	if (err)
+		return err;
+	/* The worm: 1 header flit, the data, the tail (plh_next_worm()). */
+	r->len = cfg->params.startup + sim_msg_flits(cfg) + 1;
+	tm.ts = cfg->send_ovh;
+	tm.tr = cfg->recv_ovh;
+	tm.tc = 1;
+	tm.len = r->len;
+	err = dcf_check(&sc, DCF_CHAN_VC, &tm, &r->check);
+	if (err)
+		goto out;
+	r->model_latency = r->check.latency;
+	r->has_paper = dcf_closed_form(sc.scheme, sc.side, &tm,
+				       &r->paper_latency);
+	r->nsteps = min_t(u32, sc.nsteps, DCF_REPORT_STEPS);
+	r->nuni = sc.nuni;
+
+	err = -ENOMEM;
+	s.k = t->nnodes - 1;
+	s.len = r->len;
+	s.chain = calloc(t->nnodes, sizeof(u32));
+	s.cpu_free = calloc(t->nnodes, sizeof(u64));
+	s.sends = calloc(t->nnodes, sizeof(*s.sends));
+	s.first = calloc(t->nnodes + 1, sizeof(u32));
+	s.order = calloc(sc.nuni, sizeof(u32));
+	s.port_free = calloc((size_t)t->nnodes * DCF_NPORTS, sizeof(u64));
+	s.got_node = calloc(t->nnodes, sizeof(u32));
+	s.recv = calloc(sc.nuni, sizeof(u64));
+	s.behind = calloc(sc.nuni, sizeof(bool));
+	s.trace = calloc(sc.nuni, sizeof(*s.trace));
+	links = calloc((size_t)sc.nhops + sc.nuni, sizeof(*links));
+	tdst = calloc(sc.nuni, sizeof(*tdst));
+	s.e = wc_engine_create(t, &cfg->params, &sim_algo_plh, &m0_ops, &s);
+	if (!s.chain || !s.cpu_free || !s.sends || !s.first || !s.order ||
+	    !s.port_free || !s.got_node || !s.recv || !s.behind || !s.trace ||
+	    !links || !tdst || !s.e)
+		goto out;
+	for (v = 0; v < t->nnodes; v++)
+		s.chain[v] = v;
+	/* counting sort by sender; dcf_build() keeps each sender's order */
+	for (i = 0; i < sc.nuni; i++)
+		s.first[sc.uni[i].src + 1]++;
+	for (v = 0; v < t->nnodes; v++)
+		s.first[v + 1] += s.first[v];
+	for (i = 0; i < sc.nuni; i++)
+		s.order[s.first[sc.uni[i].src] + sc.uni[i].seq - 1] = i;
+	for (i = 0; i < sc.nuni; i++) {
+		const struct dcf_unicast *u = &sc.uni[i];
+
+		/* one spare link entry shows a route longer than scheduled */
+		s.trace[i].links = &links[u->hop0 + i];
+		s.trace[i].max_links = u->nhops + 1;
+		s.trace[i].dsts = &tdst[i];
+		s.trace[i].max_dsts = 1;
+	}
+	err = m0_one(&s, cfg->bcast_src);
+	if (err)
+		goto out;
+	r->latency = s.last;
+	r->deadlocks = s.deadlocks;
+	r->route_errors = s.route_errors;
+	if (s.deadlocks || s.route_errors)
+		wc_engine_flush(s.e);
+	for (v = 0; v < t->nnodes; v++) {
+		if (v != cfg->bcast_src && s.got_node[v])
+			r->reached++;
+		if (s.got_node[v] > (v != cfg->bcast_src))
+			r->duplicates += s.got_node[v] -
+					 (v != cfg->bcast_src);
+	}
+	for (i = 0; i < sc.nuni; i++) {
+		if (!bcast_route_ok(&sc, &sc.uni[i], &s.trace[i],
+				    cfg->params.vcs / 2))
+			r->route_mismatch++;
+		bcast_tally(r, sc.uni[i].step, s.trace[i].blocked,
+			    s.behind[i], s.recv[i]);
+	}
+	err = 0;
+out:
+	wc_engine_destroy(s.e);
+	free(s.chain);
+	free(s.cpu_free);
+	free(s.sends);
+	free(s.first);
+	free(s.order);
+	free(s.port_free);
+	free(s.got_node);
+	free(s.recv);
+	free(s.behind);
+	free(s.trace);
+	free(links);
+	free(tdst);
+	dcf_free(&sc);
+	return err;
+}
+
+void sim_print_bcast(FILE *f, const struct sim_config *cfg,
+		     const struct sim_bcast *r)
+{
+	u32 i;
+
+	fprintf(f, "bcast scheme=%s side=%u src=%u len=%u data_flits=%u ts=%u tr=%u latency=%llu model_latency=%llu paper_latency=",
+		dcf_scheme_name(cfg->bcast - 1), cfg->topo.dims[0],
+		cfg->bcast_src, r->len, sim_msg_flits(cfg), cfg->send_ovh,
+		cfg->recv_ovh, (unsigned long long)r->latency,
+		(unsigned long long)r->model_latency);
+	if (r->has_paper)
+		fprintf(f, "%llu", (unsigned long long)r->paper_latency);
+	else
+		fputs("-", f);
+	fprintf(f, " steps=%u unicasts=%u reached=%u duplicates=%u route_mismatch=%u blocked_worms=%u blocked_cycles=%llu own_port_worms=%u own_port_cycles=%llu own_port_max=%llu thm1_pairs=%llu timed_pairs=%llu stepwise_pairs=%llu port_clashes=%u deadlocks=%llu route_errors=%llu\n",
+		r->nsteps, r->nuni, r->reached, r->duplicates,
+		r->route_mismatch, r->blocked_worms,
+		(unsigned long long)r->blocked_cycles, r->own_port_worms,
+		(unsigned long long)r->own_port_cycles,
+		(unsigned long long)r->own_port_max,
+		(unsigned long long)r->check.contending_pairs,
+		(unsigned long long)r->check.timed_pairs,
+		(unsigned long long)r->check.stepwise_pairs,
+		r->check.port_clashes,
+		(unsigned long long)r->deadlocks,
+		(unsigned long long)r->route_errors);
+	for (i = 0; i < r->nsteps; i++)
+		fprintf(f, "bcast-step step=%u unicasts=%u blocked_worms=%u blocked_cycles=%llu own_port_worms=%u own_port_cycles=%llu last=%llu thm1_pairs=%llu timed_pairs=%llu\n",
+			i + 1, r->step[i].unicasts, r->step[i].blocked_worms,
+			(unsigned long long)r->step[i].blocked_cycles,
+			r->step[i].own_port_worms,
+			(unsigned long long)r->step[i].own_port_cycles,
+			(unsigned long long)r->step[i].last,
+			(unsigned long long)r->check.step_contending[i],
+			(unsigned long long)r->check.step_timed[i]);
 }

@@ -166,9 +166,87 @@ u64 sim_hist_percentile(const struct sim_hist *h, u32 permille)
 
 /* ------------------------------------------------------ argument parsing */
 
+/*
+ * sim_algo_plh (sim.h): one worm per destination, as the built-in
+ * algorithm, routed hop by hop on the route and virtual-channel class that
+ * dcf_route() gives from the current router.  A dimension-ordered route
+ * from a router on the way is the rest of the route from the source (the
+ * shorter way stays the shorter way, a wraparound still ahead stays
+ * ahead), so the worm follows the schedule's route and classes exactly.
+ */
+static bool plh_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
+			  u32 *words, u32 max_words, struct wc_hdr *hdr)
+{
+	u32 i;
+
+	for (i = m->next_dst; i < ctx->topo->nnodes; i++) {
+		if (!((m->dstmap[i / 32] >> (i % 32)) & 1))
+			continue;
+		m->next_dst = i + 1;
+		words[0] = i;
+		hdr->words = words;
+		hdr->nwords = 1;
+		hdr->nflits = 1;
+		return true;
+	}
+	m->next_dst = ctx->topo->nnodes;
+	return false;
+}
+
+static int plh_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
+		     struct wc_route_req *req)
+{
+	struct dcf_hop hop[DCF_MAX_SIDE];
+	struct wc_route_out *o = &req->out[0];
+	u32 half = ctx->params->vcs / 2, dst;
+
+	if (hdr->nwords < 1 || hdr->words[0] >= ctx->topo->nnodes)
+		return -EINVAL;
+	dst = hdr->words[0];
+	req->nout = 1;
+	o->hdr_words = 1;
+	o->hdr_flits = (u16)hdr->nflits;
+	if (dst == ctx->node) {
+		o->consume = true;
+		return 0;
+	}
+	if (!dcf_route(ctx->topo->dims[0], ctx->node, dst, hop))
+		return -EINVAL;
+	o->port = hop[0].port;
+	o->vc_mask = (u16)(hop[0].vc == DCF_VC_P ?
+			   ((1u << ctx->params->vcs) - 1) & ~((1u << half) - 1) :
+			   (1u << half) - 1);
+	return 0;
+}
+
+static int plh_check(const struct wc_topo *t, const struct wc_engine_params *p,
+		     const char **why)
+{
+	if (t->kind != WC_TOPO_TORUS || t->ndims != 2 ||
+	    t->dims[0] != t->dims[1] || !dcf_side_ok(t->dims[0])) {
+		if (why)
+			*why = "p/l/h routing needs an n x n torus, n a power of two, 4 to 64";
+		return -EINVAL;
+	}
+	if (p->vcs < 2) {
+		if (why)
+			*why = "p/l/h routing needs vcs >= 2 (p and l/h)";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+const struct wc_algo sim_algo_plh = {
+	.name = "dcf-plh",
+	.next_worm = plh_next_worm,
+	.route = plh_route,
+	.check = plh_check,
+};
+
 /* The algorithms wormsim knows, by their engine names. */
 static const struct wc_algo *const sim_algos[] = {
 	&wc_algo_unicast_based,
+	&sim_algo_plh,
 };
 
 static int errf(char *err, size_t len, int ret, const char *fmt, ...)
@@ -247,6 +325,7 @@ enum {
 	OPT_CSV, OPT_SWEEP, OPT_PLOT, OPT_JSON, OPT_JOBS, OPT_KNEE,
 	OPT_MULTICAST, OPT_RT_PAIR, OPT_RT_SEED, OPT_RT_TRIALS,
 	OPT_MCAST0, OPT_DRAWS, OPT_SEND_OVH, OPT_RECV_OVH, OPT_LINKS_JSON,
+	OPT_BCAST, OPT_SRC,
 };
 
 static const struct option long_opts[] = {
@@ -289,6 +368,8 @@ static const struct option long_opts[] = {
 	{ "draws", required_argument, NULL, OPT_DRAWS },
 	{ "send-ovh", required_argument, NULL, OPT_SEND_OVH },
 	{ "recv-ovh", required_argument, NULL, OPT_RECV_OVH },
+	{ "bcast", required_argument, NULL, OPT_BCAST },
+	{ "src", required_argument, NULL, OPT_SRC },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -395,6 +476,19 @@ void sim_usage(FILE *f)
 "  --send-ovh C         cycles a processor spends on each send (default 0)\n"
 "  --recv-ovh C         cycles a processor spends on each reception\n"
 "\n"
+"Scheduled broadcast (the DCF paper's Figs. 8 and 9; no load, no sweep):\n"
+"  --bcast SCHEME       dcf or edn: one broadcast on an n x n torus (n a power\n"
+"                       of two, 4..64) by the schedule of daemon/lib/dcf.c,\n"
+"                       every unicast a worm on the p/l/h channels (dcf-plh);\n"
+"                       receivers re-inject in the scheduled order, paying\n"
+"                       --send-ovh (t_s) per send and --recv-ovh (t_r) per\n"
+"                       reception; prints the latency, the timing model's\n"
+"                       and the blocking the engine measured per step beside\n"
+"                       the offline checker's contention.  Defaults under\n"
+"                       --bcast: --inj 4 (all-port), --router-delay 0 (one\n"
+"                       cycle per flit and hop, as the paper's t_c)\n"
+"  --src N              the broadcast's source node (default 0)\n"
+"\n"
 "Output:\n"
 "  --json               JSON summary on stdout instead of the text summary\n"
 "  --csv FILE           one CSV row per run (FILE '-' is stdout)\n"
@@ -420,6 +514,7 @@ struct raw_args {
 	const char *seed, *cycles, *warmup, *drain, *sweep, *jobs, *knee;
 	const char *multicast, *rt_pair, *rt_seed, *rt_trials;
 	const char *mcast0, *draws, *send_ovh, *recv_ovh;
+	const char *bcast, *src;
 };
 
 static int resolve_topology(const struct raw_args *a, struct sim_config *cfg,
@@ -474,16 +569,22 @@ static int resolve_mcast0(const struct raw_args *a, struct sim_config *cfg,
 	u64 v;
 
 	cfg->draws = 100;
-	if (!a->mcast0) {
+	if (a->bcast && a->mcast0)
+		return errf(err, len, 1, "--bcast and --mcast0 are exclusive");
+	if (!a->mcast0 && !a->bcast) {
 		if (a->draws || a->send_ovh || a->recv_ovh)
 			return errf(err, len, 1,
-				    "--draws, --send-ovh and --recv-ovh go with --mcast0");
+				    "--draws, --send-ovh and --recv-ovh go with --mcast0 or --bcast");
 		return 0;
 	}
-	if (!parse_u64(a->mcast0, 1, cfg->topo.nnodes - 1, &v))
-		return errf(err, len, 1, "--mcast0: expected 1..%u destinations, got '%s'",
-			    cfg->topo.nnodes - 1, a->mcast0);
-	cfg->mcast0 = (u32)v;
+	if (a->mcast0) {
+		if (!parse_u64(a->mcast0, 1, cfg->topo.nnodes - 1, &v))
+			return errf(err, len, 1, "--mcast0: expected 1..%u destinations, got '%s'",
+				    cfg->topo.nnodes - 1, a->mcast0);
+		cfg->mcast0 = (u32)v;
+	} else if (a->draws) {
+		return errf(err, len, 1, "--draws goes with --mcast0");
+	}
 	if (a->draws) {
 		if (!parse_u64(a->draws, 1, 1000000, &v))
 			return errf(err, len, 1, "--draws: expected 1..1000000, got '%s'",
@@ -502,6 +603,46 @@ static int resolve_mcast0(const struct raw_args *a, struct sim_config *cfg,
 				    a->recv_ovh);
 		cfg->recv_ovh = (u32)v;
 	}
+	return 0;
+}
+
+/*
+ * --bcast SCHEME and --src N (sim_bcast()).  Runs after resolve_params():
+ * under --bcast, --inj and --router-delay default to the paper's model.
+ */
+static int resolve_bcast(const struct raw_args *a, struct sim_config *cfg,
+			 char *err, size_t len)
+{
+	const char *why = NULL;
+	int scheme;
+	u64 v;
+
+	if (!a->bcast) {
+		if (a->src)
+			return errf(err, len, 1, "--src goes with --bcast");
+		return 0;
+	}
+	scheme = dcf_scheme_parse(a->bcast);
+	if (scheme != DCF_SCHEME_DCF && scheme != DCF_SCHEME_EDN)
+		return errf(err, len, 1, "--bcast: expected dcf or edn, got '%s'",
+			    a->bcast);
+	if (a->multicast || a->algo)
+		return errf(err, len, 1,
+			    "--bcast routes every unicast with dcf-plh: --multicast and --algo do not apply");
+	cfg->bcast = (u32)scheme + 1;
+	if (a->src) {
+		if (!parse_u64(a->src, 0, cfg->topo.nnodes - 1, &v))
+			return errf(err, len, 1, "--src: expected a node 0..%u, got '%s'",
+				    cfg->topo.nnodes - 1, a->src);
+		cfg->bcast_src = (u32)v;
+	}
+	if (!a->param[OPT_INJ - OPT_FLIT_BYTES])
+		cfg->params.inj_channels = DCF_NPORTS;
+	if (!a->param[OPT_ROUTER_DELAY - OPT_FLIT_BYTES])
+		cfg->params.router_delay = 0;
+	if (wc_engine_params_check(&cfg->params, &cfg->topo, &why) ||
+	    sim_algo_plh.check(&cfg->topo, &cfg->params, &why))
+		return errf(err, len, 1, "--bcast: %s", why);
 	return 0;
 }
 
@@ -1045,6 +1186,12 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 		case OPT_RECV_OVH:
 			a.recv_ovh = optarg;
 			break;
+		case OPT_BCAST:
+			a.bcast = optarg;
+			break;
+		case OPT_SRC:
+			a.src = optarg;
+			break;
 		case ':':
 			return errf(err, errlen, 2, "option '%s' needs an argument",
 				    argv[optind - 1]);
@@ -1063,6 +1210,8 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 		ret = resolve_mcast0(&a, cfg, err, errlen);
 	if (!ret)
 		ret = resolve_params(&a, cfg, err, errlen);
+	if (!ret)
+		ret = resolve_bcast(&a, cfg, err, errlen);
 	if (!ret)
 		ret = resolve_algo(&a, cfg, err, errlen);
 	if (!ret)

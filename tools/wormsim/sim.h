@@ -23,6 +23,7 @@
 #include "labeling.h"
 #include "pathplan.h"
 #include "plans.h"
+#include "dcf.h"
 
 /* ---------------------------------------------------------------- PRNG */
 
@@ -132,6 +133,9 @@ struct sim_config {
 	u32 mcast0;
 	u32 draws;		/* --draws */
 	u32 send_ovh, recv_ovh;	/* --send-ovh, --recv-ovh, cycles */
+	/* --bcast: enum dcf_scheme + 1 (0: no broadcast run), --src */
+	u32 bcast;
+	u32 bcast_src;
 	bool json;
 	bool help;
 };
@@ -263,6 +267,68 @@ struct sim_mcast0 {
 int sim_mcast0(const struct sim_config *cfg, struct sim_mcast0 *r);
 void sim_print_mcast0(FILE *f, const struct sim_config *cfg,
 		      const struct sim_mcast0 *r);
+
+/* ------------------------------------------------ scheduled broadcast */
+
+/*
+ * --bcast dcf|edn: one broadcast from cfg->bcast_src on a 2^d x 2^d torus
+ * (Documentation/dcf.rst, "The broadcast in the engine").  The schedule is
+ * dcf_build()'s; every unicast is a worm of sim_algo_plh (dimension order,
+ * p/l/h virtual channels).  It is the --mcast0 driver with receivers that
+ * re-inject by the schedule: a node that got the message (tail consumed,
+ * plus recv_ovh = t_r) hands its unicasts of the schedule to the network in
+ * order, the i-th i * send_ovh (t_s) later, and no earlier than the model
+ * len cycles after the previous unicast through the same port entered it
+ * (section 6.1; dcf_latency()).  The checker's report (per step: its
+ * step_contending and step_timed) and the timing model's latency are
+ * computed for the same schedule and timing.
+ */
+/*
+ * Blocking the engine measured (wc_trace.blocked: header-cycles refused an
+ * output), per unicast.  A unicast that entered its port the cycle the
+ * model freed it (len cycles after its sender's previous unicast through
+ * that port) may wait 1 to 4 cycles behind that worm's tail: the engine
+ * frees a channel once the tail has left the downstream buffer.  Those
+ * (Theorem 1's condition 3: one sender, one port) are counted apart, as
+ * own_port; the others are contention between worms.
+ */
+struct sim_bcast_step {
+	u32 unicasts;
+	u32 blocked_worms;	/* unicasts blocked by other worms */
+	u64 blocked_cycles;	/* their blocked header-cycles */
+	u32 own_port_worms;	/* unicasts blocked behind their own port */
+	u64 own_port_cycles;
+	u64 last;		/* latest reception of the step, cycles */
+};
+
+struct sim_bcast {
+	u32 nsteps, nuni;	/* nsteps <= DCF_REPORT_STEPS (--bcast) */
+	u64 latency;		/* last node informed, cycles from the start */
+	u64 model_latency;	/* dcf_latency() with the same timing */
+	u64 paper_latency;	/* dcf_closed_form(), or 0 if none */
+	bool has_paper;
+	u32 len;		/* the model's L: startup + worm flits - 1 */
+	u32 reached;		/* nodes (not the source) informed */
+	u32 duplicates;		/* receptions beyond the first */
+	u32 route_mismatch;	/* unicasts off their schedule route */
+	u32 blocked_worms, own_port_worms;	/* sums of the steps' */
+	u64 blocked_cycles, own_port_cycles;
+	u64 own_port_max;	/* most cycles one own_port worm was blocked */
+	struct sim_bcast_step step[DCF_REPORT_STEPS];
+	struct dcf_report check;	/* dcf_check(), p/l/h channels */
+	u64 deadlocks, route_errors;
+};
+
+int sim_bcast(const struct sim_config *cfg, struct sim_bcast *r);
+void sim_print_bcast(FILE *f, const struct sim_config *cfg,
+		     const struct sim_bcast *r);
+/*
+ * Dimension-ordered unicast on the p/l/h virtual channels of the DCF paper
+ * (section 2): each hop takes the port and class of dcf_route() from the
+ * current router, l/h on the lower half of the VCs, p on the upper half.
+ * Needs a square 2-D torus of dcf_side_ok() side and vcs >= 2.
+ */
+extern const struct wc_algo sim_algo_plh;
 
 /* ------------------------------------------------------ ocms, otms plans */
 
