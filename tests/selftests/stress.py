@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """All-node stress and conservation check for the wormcast selftests
-(85-stress.sh, 57-fault-stress.sh).  One process drives every node: sockets made inside each
-node's network namespace (setns), so no process per node is needed.
+(85-stress.sh, 57-fault-stress.sh).  One process drives every node:
+sockets made inside each node's network namespace (setns), so no process
+per node is needed.
 
   stress.py run --fabric-id F --nodes N --seconds S [--members K]
                 [--raw] [--faults]
@@ -30,10 +31,10 @@ node's network namespace (setns), so no process per node is needed.
       AF_PACKET socket with PACKET_QDISC_BYPASS, straight to the node
       device.  Through a UDP socket, a datagram sent while the node's
       device has carrier off (a failed node) goes to the noop qdisc that
-      the core installs on carrier loss, and sendto() still reports
-      success (NET_XMIT_CN): nobody can count it.  The direct path
-      refuses it instead (ENOBUFS, the core's tx_dropped), so "sent" is
-      exactly what the device took.
+      the core's link watch installs on carrier loss, and sendto() still
+      reports success (NET_XMIT_CN): nobody can count it (faults.rst).
+      The direct path refuses it instead (ENOBUFS, the core's
+      tx_dropped), so "sent" is exactly what the device took.
       --faults: links and nodes fail meanwhile (57-fault-stress.sh): the
       accounting counts fault_drops (per source node) beside delivered
       copies, checks per source that copies read + fault_drops = sent x
