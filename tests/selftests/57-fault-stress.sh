@@ -11,7 +11,8 @@
 # (seed WC_FAULT_STRESS_SEED, printed).  Then, with every fault repaired
 # and the fabric quiet, exactly: sent x receivers = delivered +
 # fault_drops, per source node and in total, no other drop counter moved,
-# the engine absorbed branches (fault_absorbed > 0), wormcastd still runs.
+# the engine absorbed branches (fault_absorbed > 0), every change was
+# announced to "wormctl monitor", wormcastd still runs.
 # At the end the module is removed and nothing is left.
 . "$(dirname "$0")/lib.sh"
 
@@ -28,6 +29,7 @@ diag "fault seed $seed (WC_FAULT_STRESS_SEED=$seed repeats the fault" \
 module_loaded || insmod "${WC_MODULE:-$WC_ROOT/wormcast.ko}"
 bg "${WC_BUILD:-$WC_ROOT/build}/wormcastd"
 wcd_pid=$bg_pid
+bg sh -c "exec wormctl monitor >$WC_TMP/mon"
 i=0
 while [ $i -lt $N ]; do
 	echo "netns add n$i"
@@ -56,6 +58,16 @@ stress() {
 		i=$((i + 1))
 	done >"$WC_TMP/batch"
 	check "$what: one node device in each namespace" ip -batch "$WC_TMP/batch"
+
+	# "wormctl monitor" is listening once it shows a change of this
+	# fabric; what it shows next is the fault process's.
+	if wait_for 30 sh -c "wormctl fault add wc link 0 1 && wormctl fault del wc link 0 1 &&
+			grep -q '^fault del fabric $fid wc link 0 1\$' $WC_TMP/mon"; then
+		ok "$what: wormctl monitor is listening"
+	else
+		not_ok "$what: wormctl monitor is listening" "$(cat "$WC_TMP/mon")"
+	fi
+	mon0=$(wc -l <"$WC_TMP/mon")
 
 	# The fault process runs for the whole sending window, then repairs
 	# what is still failed and prints its summary.
@@ -100,6 +112,14 @@ stress() {
 			"$(cat "$WC_TMP/faults")"
 	fi
 	is "$what: fault show: none left" "$(wormctl -j fault show wc)" "[]"
+	# every change announced once, in order ("add link 1 2", ...)
+	sed -n 's/^[0-9.]* ms: //p' "$WC_TMP/faults" >"$WC_TMP/changes"
+	wait_for 30 sh -c "[ \$(tail -n +$((mon0 + 1)) $WC_TMP/mon | grep -c '^fault ') -ge \
+		$((nadd + ndel)) ]"
+	is "$what: wormctl monitor saw the $((nadd + ndel)) changes, in order" \
+		"$(tail -n +$((mon0 + 1)) "$WC_TMP/mon" |
+			sed -n "s/^fault \([a-z]*\) fabric $fid wc /\1 /p")" \
+		"$(cat "$WC_TMP/changes")"
 	if kill -0 "$wcd_pid" 2>/dev/null; then
 		ok "$what: wormcastd still running"
 	else
