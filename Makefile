@@ -67,7 +67,7 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libnl-route-3.0
 NL_LIBS = $(shell pkg-config --libs libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
 
 .PHONY: all module tools userspace deps check unit kunit vm demo bench \
-	install clean checkpatch sparse fuzz-vm fault-stress dstm-figs star-figs path-figs
+	install clean checkpatch sparse fuzz-vm dstm-figs star-figs path-figs
 
 all: module tools
 
@@ -191,6 +191,7 @@ fuzz-vm: all
 FAULT_STRESS_SECONDS ?= 60
 FAULT_STRESS_SEED ?=
 FAULT_STRESS_KERNEL ?= stock
+.PHONY: fault-stress
 fault-stress: all
 	WC_FAULT_STRESS_SECONDS='$(FAULT_STRESS_SECONDS)' \
 	WC_FAULT_STRESS_SEED='$(FAULT_STRESS_SEED)' WC_SELFTESTS=57 \
