@@ -10,6 +10,10 @@
 #                   VM (FUZZ_VM_COUNT, FUZZ_VM_SEED, FUZZ_VM_KERNEL=debug)
 #   make install    module and tools (DESTDIR, PREFIX); install-tools,
 #                   install-module, install-dkms (/usr/src/wormcast-VERSION)
+#   make fault-stress  the long run of 57-fault-stress in the VM: 60 s of
+#                   multicast under failing links and nodes
+#                   (FAULT_STRESS_SECONDS, FAULT_STRESS_SEED,
+#                   FAULT_STRESS_KERNEL=debug)
 #   make bench      benchmarks (figures, not pass/fail)
 #   make dstm-figs  Figs. 9 and 10 of the DSTM paper with wormsim (about 15
 #                   min on 2 cores): Documentation/images/dstm-fig{9,10}.*
@@ -182,6 +186,19 @@ fuzz-vm: all
 	WC_SCRIPT_TIMEOUT=$${WC_SCRIPT_TIMEOUT:-7200} \
 	WC_VM_TIMEOUT=$${WC_VM_TIMEOUT:-7500} \
 		tests/vm/$(if $(filter debug,$(FUZZ_VM_KERNEL)),selftests-debug.sh,selftests.sh)
+
+# The long run of tests/selftests/57-fault-stress.sh (make check runs a
+# short one): FAULT_STRESS_SECONDS of multicast while links and nodes fail
+# and recover, the accounting exact at the end (Documentation/testing.rst).
+# FAULT_STRESS_KERNEL=debug: KASAN + lockdep.
+FAULT_STRESS_SECONDS ?= 60
+FAULT_STRESS_SEED ?=
+FAULT_STRESS_KERNEL ?= stock
+.PHONY: fault-stress
+fault-stress: all
+	WC_FAULT_STRESS_SECONDS='$(FAULT_STRESS_SECONDS)' \
+	WC_FAULT_STRESS_SEED='$(FAULT_STRESS_SEED)' WC_SELFTESTS=57 \
+		tests/vm/$(if $(filter debug,$(FAULT_STRESS_KERNEL)),selftests-debug.sh,selftests.sh)
 
 demo: deps
 	$(MAKE) all

@@ -39,8 +39,11 @@
 #   WC_KERNEL_ARGS  more kernel command line (e.g. kmemleak=off)
 #   WC_STRESS_SECONDS, WC_CYCLES, WC_FUZZ_SEED, WC_FUZZ_COUNT,
 #   WC_FUZZ_MAX_NODES, WC_FUZZ_PHASES, WC_SCHEMES, WC_LABEL_SCHEMES,
-#   WC_MEMBERSHIP_SIDE, WC_WAIT_SCALE
-#                   passed to the selftests in the guest (85, 86, 80, 46, 42)
+#   WC_MEMBERSHIP_SIDE, WC_WAIT_SCALE, WC_FAULT_STRESS_SECONDS,
+#   WC_FAULT_STRESS_SEED, WC_FAULT_STRESS_MTBF, WC_FAULT_STRESS_MTTR,
+#   WC_FAULT_STRESS_FABRICS
+#                   passed to the selftests in the guest (85, 86, 80, 46, 42,
+#                   57)
 #
 # How it works: the host builds (and caches) a busybox initramfs whose /init
 # loads the 9p modules, mounts the host root, mounts tmpfs on /run, /tmp and
@@ -416,7 +419,8 @@ host_main() {
 	# Settings of the selftests themselves (no spaces: kernel command line).
 	for v in WC_STRESS_SECONDS WC_CYCLES WC_FUZZ_SEED WC_FUZZ_COUNT WC_WAIT_SCALE \
 		 WC_FUZZ_MAX_NODES WC_FUZZ_PHASES WC_SCHEMES WC_LABEL_SCHEMES \
-		 WC_MEMBERSHIP_SIDE; do
+		 WC_MEMBERSHIP_SIDE WC_FAULT_STRESS_SECONDS WC_FAULT_STRESS_SEED \
+		 WC_FAULT_STRESS_MTBF WC_FAULT_STRESS_MTTR WC_FAULT_STRESS_FABRICS; do
 		eval "val=\${$v:-}"
 		case "$val" in
 		"") ;;
