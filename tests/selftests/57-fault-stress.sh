@@ -77,16 +77,7 @@ stress() {
 	python3 "$STRESS" run --fabric-id "$fid" --nodes $N --members 2 \
 		--seconds "$seconds" --raw --faults >"$WC_TMP/stress.out" 2>&1
 	rc=$?
-	while IFS= read -r line; do
-		case "$line" in
-		PASS\ *) ok "$what: ${line#PASS }" ;;
-		FAIL\ *)
-			rest=${line#FAIL }
-			not_ok "$what: ${rest%%	*}" "${rest#*	}"
-			;;
-		*) diag "$what: ${line#\# }" ;;
-		esac
-	done <"$WC_TMP/stress.out"
+	stress_results "$WC_TMP/stress.out" "$what"
 	is "$what: stress.py finished" "$rc" 0
 	# the scheme under test carried every frame, not the built-in one
 	is "$what: table_fallback 0" "$(wc_stat wc table_fallback)" 0

@@ -34,16 +34,7 @@ check "64 namespaces, one node device in each" ip -batch "$WC_TMP/batch"
 python3 "$STRESS" run --fabric-id "$fid" --nodes $N --seconds "$seconds" \
 	>"$WC_TMP/stress.out" 2>&1
 rc=$?
-while IFS= read -r line; do
-	case "$line" in
-	PASS\ *) ok "${line#PASS }" ;;
-	FAIL\ *)
-		rest=${line#FAIL }
-		not_ok "${rest%%	*}" "${rest#*	}"
-		;;
-	*) diag "${line#\# }" ;;
-	esac
-done <"$WC_TMP/stress.out"
+stress_results "$WC_TMP/stress.out"
 is "stress.py finished" "$rc" 0
 
 # Unload the module while every node sends: module exit deletes the fabric

@@ -106,6 +106,22 @@ bg_stop() {
 	_pids=""
 }
 
+# stress_results FILE [PREFIX]: stress.py's "PASS name", "FAIL name<TAB>why"
+# and "# ..." lines in FILE as TAP, each name after "PREFIX: " if given.
+stress_results() {
+	_pfx=${2:+$2: }
+	while IFS= read -r _line; do
+		case "$_line" in
+		PASS\ *) ok "$_pfx${_line#PASS }" ;;
+		FAIL\ *)
+			_rest=${_line#FAIL }
+			not_ok "$_pfx${_rest%%	*}" "${_rest#*	}"
+			;;
+		*) diag "$_pfx${_line#\# }" ;;
+		esac
+	done <"$1"
+}
+
 # run_tap_py CMD...: run a helper that prints "ok - NAME", "not ok - NAME"
 # and "# ..." lines (tables.py, nlfuzz.py), numbered here as TAP; a
 # failure without a "not ok" line is one, with the helper's stderr.
