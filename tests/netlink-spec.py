@@ -1425,7 +1425,7 @@ SOURCE_MUTATIONS = [
     ('a wormctl decoder reading table data as a u32', WCTL_FABRIC,
      'case WORMCAST_A_TABLE_DATA:\n\t\t\tattr_bytes(a, &p, &len);',
      'case WORMCAST_A_TABLE_DATA:\n\t\t\tattr_u32(a, &len);'),
-    ('a uapi struct member of another width', UAPI, '\t__u32 reserved;', '\t__u16 reserved;'),
+    ('a uapi struct member of another width', UAPI, '\t__u32 nfaults;', '\t__u16 nfaults;'),
     ('a uapi define changed (hex)', UAPI, '0xff', '0xfe'),
     ('a parameter put with the wrong width in both replies', KPARAMS,
      '{ WORMCAST_PARAM_VCS, IFLA_WORMCAST_VCS, NLA_U32 }',

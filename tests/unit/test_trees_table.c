@@ -178,7 +178,7 @@ static bool check_table(const struct wc_topo *t, u32 scheme, const void *tab,
 	bool good = true;
 
 	if (len < sizeof(*h) || h->scheme != scheme || h->ntrees != want ||
-	    h->nnodes != t->nnodes || h->reserved ||
+	    h->nnodes != t->nnodes || h->nfaults ||
 	    len != sizeof(*h) + (size_t)want * t->nnodes ||
 	    (want == 1 && h->root[1])) {
 		diag("%s: bad header (len %zu scheme %u ntrees %u nnodes %u)", what,
@@ -523,9 +523,9 @@ static void test_parse(void)
 	h->ntrees = 1;
 	bad += !wc_trees_table_parse(tab, len, NULL, &why);
 	h->ntrees = 2;
-	h->reserved = 1;
+	h->nfaults = 1;		/* a fault counted, not there */
 	bad += !wc_trees_table_parse(tab, len, NULL, &why);
-	h->reserved = 0;
+	h->nfaults = 0;
 	h->root[1] = 16;
 	bad += !wc_trees_table_parse(tab, len, NULL, &why);
 	h->root[1] = 0;
