@@ -279,14 +279,16 @@ static void case_tree_tables_faults(CASE_CTX *ctx, struct case_tables *ct)
 	fl[1].port = ct->h->parent_port[n + v1];
 #define FAULTS(nf, mutate, extra)					\
 	do {								\
+		u32 nf__ = (nf);					\
+									\
 		memcpy(h, ct->h, ct->len);				\
-		h->nfaults = (nf);					\
+		h->nfaults = nf__;					\
 		memcpy(g, fl, sizeof(g));				\
 		mutate;							\
 		memcpy((u8 *)h + ct->len, g, 2 * fsz);			\
 		why = NULL;						\
 		err = wc_tree_set_build(&s, &ct->t, h,			\
-					ct->len + (nf) * fsz + (extra),	\
+					ct->len + nf__ * fsz + (extra),	\
 					&why);				\
 	} while (0)
 	FAULTS(2, (void)0, 0);
