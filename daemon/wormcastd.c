@@ -651,7 +651,6 @@ static uint32_t view_table_gen(const struct wcd_fabric_view *v, uint32_t kind)
 	return 0;
 }
 
-
 static struct nla_policy fault_policy[WORMCAST_FAULT_MAX + 1] = {
 	[WORMCAST_FAULT_KIND] = { .type = NLA_U32 },
 	[WORMCAST_FAULT_NODE] = { .type = NLA_U32 },
@@ -967,6 +966,8 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 		   !wc_trees_opts_equal(&m->pushed_opts, &sc.opts);
 	v->stale |= faults_stale(m, v);
 	a = wcd_decide(v);
+	if (a != WCD_PUSH && a != WCD_READ_SCHEME)
+		m->faults_event_ms = 0;	/* the burst changed nothing here */
 	/*
 	 * A refused push is not retried until the scheme, the generation or
 	 * the faults move.
@@ -1748,7 +1749,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct daemon_state st = { .sigfd = -1 };
+	static struct daemon_state st = { .sigfd = -1 };
 	bool background = false, once = false, check = false, missing;
 	const char *config = NULL;
 	char err[512];

@@ -405,9 +405,15 @@ int wc_trees_table_set_faults(void **table, size_t *len, const struct wc_topo *t
 		return fail(why, "more than 256 faulty links");
 	if (h->nnodes != t->nnodes)
 		return fail(why, "table and topology differ in node count");
-	for (i = 0; i < nlinks; i++)
+	for (i = 0; i < nlinks; i++) {
+		u32 a, pa;
+
 		if (links[i] >= wc_link_space(t))
 			return fail(why, "a faulty link is not a link of the topology");
+		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
+		if (b == WC_NO_NODE || wc_link_id(t, a, pa) != links[i])
+			return fail(why, "a faulty link is not a link of the topology");
+	}
 	base = wc_trees_table_size(h->ntrees, h->nnodes);
 	p = realloc(*table, base + (size_t)nlinks * sizeof(f));
 	if (!p)
