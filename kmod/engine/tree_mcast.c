@@ -226,9 +226,12 @@ static int build_faults(struct wc_tree_set *s, const struct wc_topo *t,
 		for (pn = n; pn-- > 0;) {
 			u32 v = s->node_of_pn[k][pn];
 
-			c[v] = v == s->tree[k].root ||
-			       used[v * t->nports + e[v].parent_port] &
-			       WC_LINK_FAULTY ? v : c[e[v].parent];
+			if (v == s->tree[k].root ||
+			    (used[v * t->nports + e[v].parent_port] &
+			     WC_LINK_FAULTY))
+				c[v] = v;	/* the top of a part */
+			else
+				c[v] = c[e[v].parent];
 		}
 	}
 	return 0;
