@@ -1395,7 +1395,7 @@ SPEC_MUTATIONS = [
     ('change a struct member (trees root len 8 -> 4)',
      lambda d: next(m for m in next(x for x in d['definitions'] if x['name'] == 'trees')['members']
                     if m['name'] == 'root').__setitem__('len', 4)),
-    ('drop a struct member (trees reserved)',
+    ('drop a struct member (trees nfaults)',
      lambda d: next(x for x in d['definitions'] if x['name'] == 'trees')['members'].pop()),
     ('fabric-del no longer a notification',
      lambda d: (_op(d, 'fabric-del').pop('event'), _op(d, 'fabric-del').pop('mcgrp'),

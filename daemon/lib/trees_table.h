@@ -104,9 +104,10 @@ static inline int wc_trees_table(u32 scheme, const struct wc_topo *t,
 }
 
 /*
- * Header checks of a table's bytes (no topology): size, ntrees for the
- * scheme, reserved zero.  0 or -EINVAL with *why.  The kernel checks the
- * trees themselves.
+ * Header checks of a table's bytes (no topology): size (faulty links
+ * included), ntrees for the scheme, nfaults bounded and only with two
+ * trees, unused root zero.  0 or -EINVAL with *why.  The kernel checks
+ * the trees and the faulty links themselves.
  */
 int wc_trees_table_parse(const void *table, size_t len,
 			 const struct wormcast_trees **hdr, const char **why);
