@@ -15,8 +15,15 @@
  *    (pathplan.h) from a GROUPS_GET dump and pushes them as a PLANS table
  *    (sync_plans()); again when the membership generation or the labels
  *    table changes (GROUPS_GET events);
+ *  - live faults (Documentation/faults.rst, "DSTM around faulty links"):
+ *    learns each fabric's faults with FAULT_GET when it first syncs it and
+ *    again after FAULT_ADD or FAULT_DEL events (a burst of events read
+ *    together gives one FAULT_GET and one table); a two-tree table
+ *    (dstm-1, dstm-2, rt) carries the faulty links, so when they change
+ *    the table is computed and pushed again (one log line, with the time
+ *    from the first event to the commit);
  *  - follows the "events" multicast group (FABRIC_NEW, FABRIC_DEL,
- *    FABRIC_SET, TABLE_COMMIT) and the generic netlink controller, so that loading or
+ *    FABRIC_SET, TABLE_COMMIT, FAULT_ADD, FAULT_DEL) and the generic netlink controller, so that loading or
  *    unloading the module later is noticed; FABRIC_SET sends no event, so
  *    the fabrics are also read every poll_interval seconds;
  *  - watches wormcast links with libnl's route cache manager and logs node
@@ -55,6 +62,7 @@
 #include <linux/wormcast.h>
 #include "topology.h"
 #include "trees_table.h"
+#include "sptree.h"
 #include "labels_table.h"
 #include "plans_table.h"
 #include "plans.h"
@@ -95,6 +103,28 @@ struct fabric_mem {
 	/* ocms/otms, lazy: the sources the kernel reported, per group */
 	struct wcd_senders *senders;
 	uint32_t nsenders;
+	/* live faults: link ids (wc_link_id()), sorted, from FAULT_GET */
+	bool faults_known;	/* read at least once */
+	bool faults_dirty;	/* an event said they changed: read again */
+	uint64_t faults_event_ms;	/* first event of the burst (mono) */
+	uint32_t faults_seq;	/* counts changes of the set */
+	uint32_t failed_faults_seq;
+	uint32_t nfault_links, nfault_nodes;
+	bool faults_overflow;	/* more links than a table can carry */
+	uint32_t fault_links[WORMCAST_TREES_MAX_FAULTS];
+	/* the faulty links of the table we pushed (pushed_gen) */
+	uint32_t pushed_nfaults;
+	uint32_t pushed_faults[WORMCAST_TREES_MAX_FAULTS];
+	/*
+	 * The last fault-free trees table computed (malloc'ed): a fault
+	 * changes only the faulty links, so the trees (an "rt" pair takes
+	 * 100 trials) are not computed again.
+	 */
+	void *base;
+	size_t base_len;
+	uint32_t base_scheme, base_topology, base_dims[3];
+	struct wc_trees_opts base_opts;
+	struct wc_trees_info base_info;
 };
 
 struct daemon_state {
@@ -165,6 +195,8 @@ static struct nla_policy fabric_policy[WORMCAST_A_MAX + 1] = {
 	[WORMCAST_A_GROUPS_GEN] = { .type = NLA_U32 },
 	[WORMCAST_A_GROUPS] = { .type = NLA_NESTED },
 	[WORMCAST_A_GROUP] = { .type = NLA_NESTED },
+	[WORMCAST_A_FAULTS] = { .type = NLA_NESTED },
+	[WORMCAST_A_FAULT] = { .type = NLA_NESTED },
 };
 
 /* "fabric wc ifindex 7 id 1 torus 4x4 nodes 16" from a fabric message. */
@@ -532,6 +564,9 @@ struct sync_ctx {
 	struct wc_trees_info info;
 	struct wc_trees_opts opts;
 	const char *why;	/* compute's refusal */
+	const uint32_t *faults;	/* faulty links a two-tree table carries */
+	uint32_t nfaults;
+	struct fabric_mem *m;	/* its cached fault-free table */
 };
 
 static int op_refresh(void *ctx, struct wcd_fabric_view *v)
@@ -582,6 +617,57 @@ static int op_read_table_scheme(void *ctx, struct wcd_fabric_view *v,
 	return request(sc->st, msg, table_bytes_cb, v);
 }
 
+/* The fabric's cached fault-free table of @scheme, computed if need be. */
+static int fault_free_table(struct sync_ctx *sc, const struct wc_topo *t,
+			    const struct wcd_fabric_view *v, uint32_t scheme)
+{
+	struct fabric_mem *m = sc->m;
+	int err;
+
+	if (m->base && m->base_scheme == scheme &&
+	    m->base_topology == v->topology &&
+	    !memcmp(m->base_dims, v->dims, sizeof(m->base_dims)) &&
+	    wc_trees_opts_equal(&m->base_opts, &sc->opts)) {
+		sc->info = m->base_info;
+		return 0;
+	}
+	free(m->base);
+	m->base = NULL;
+	err = wc_trees_table_info(scheme, t, &sc->opts, &m->base, &m->base_len,
+				  &sc->info, &sc->why);
+	if (err)
+		return err;
+	m->base_scheme = scheme;
+	m->base_topology = v->topology;
+	memcpy(m->base_dims, v->dims, sizeof(m->base_dims));
+	m->base_opts = sc->opts;
+	m->base_info = sc->info;
+	return 0;
+}
+
+/* A two-tree table: the fault-free one and the fabric's faulty links. */
+static int compute_two_trees(struct sync_ctx *sc, const struct wc_topo *t,
+			     const struct wcd_fabric_view *v, uint32_t scheme,
+			     void **table, size_t *len)
+{
+	int err = sc->m ? fault_free_table(sc, t, v, scheme) : -EINVAL;
+
+	if (err)
+		return err;
+	*table = malloc(sc->m->base_len);
+	if (!*table)
+		return -ENOMEM;
+	memcpy(*table, sc->m->base, sc->m->base_len);
+	*len = sc->m->base_len;
+	err = wc_trees_table_set_faults(table, len, t, sc->faults, sc->nfaults,
+					&sc->why);
+	if (err) {
+		free(*table);
+		*table = NULL;
+	}
+	return err;
+}
+
 static int op_compute(void *ctx, const struct wcd_fabric_view *v,
 		      uint32_t scheme, void **table, size_t *len)
 {
@@ -603,8 +689,150 @@ static int op_compute(void *ctx, const struct wcd_fabric_view *v,
 			sc->why = "the topology has no Hamiltonian labeling for this scheme";
 		return err;
 	}
-	return wc_trees_table_info(scheme, &t, &sc->opts, table, len,
-				   &sc->info, &sc->why);
+	if (!wc_mcast_two_trees(scheme))
+		return wc_trees_table_info(scheme, &t, &sc->opts, table, len,
+					   &sc->info, &sc->why);
+	return compute_two_trees(sc, &t, v, scheme, table, len);
+}
+
+/* ------------------------------------------------------------ faults */
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* The generation of @v's table of @kind, 0 if it has none. */
+static uint32_t view_table_gen(const struct wcd_fabric_view *v, uint32_t kind)
+{
+	uint32_t i;
+
+	for (i = 0; i < v->ntables; i++)
+		if (v->tables[i].kind == kind)
+			return v->tables[i].gen;
+	return 0;
+}
+
+static struct nla_policy fault_policy[WORMCAST_FAULT_MAX + 1] = {
+	[WORMCAST_FAULT_KIND] = { .type = NLA_U32 },
+	[WORMCAST_FAULT_NODE] = { .type = NLA_U32 },
+	[WORMCAST_FAULT_PEER] = { .type = NLA_U32 },
+};
+
+struct faults_dump {
+	const struct wc_topo *t;
+	uint32_t nlinks, nnodes;
+	bool overflow;
+	uint32_t links[WORMCAST_TREES_MAX_FAULTS];
+};
+
+static int faults_cb(struct nlmsghdr *nlh, void *arg)
+{
+	struct faults_dump *d = arg;
+	struct nlattr *tb[WORMCAST_A_MAX + 1], *f;
+	int rem;
+
+	if (genlmsg_parse(nlh, 0, tb, WORMCAST_A_MAX, fabric_policy) < 0 ||
+	    !tb[WORMCAST_A_FAULTS])
+		return NL_OK;
+	nla_for_each_nested(f, tb[WORMCAST_A_FAULTS], rem) {
+		struct nlattr *fb[WORMCAST_FAULT_MAX + 1];
+		uint32_t a, b, port, link;
+
+		if (nla_parse_nested(fb, WORMCAST_FAULT_MAX, f, fault_policy) < 0 ||
+		    !fb[WORMCAST_FAULT_KIND] || !fb[WORMCAST_FAULT_NODE])
+			continue;
+		if (nla_get_u32(fb[WORMCAST_FAULT_KIND]) == WORMCAST_FAULT_KIND_NODE) {
+			d->nnodes++;
+			continue;
+		}
+		if (!fb[WORMCAST_FAULT_PEER])
+			continue;
+		a = nla_get_u32(fb[WORMCAST_FAULT_NODE]);
+		b = nla_get_u32(fb[WORMCAST_FAULT_PEER]);
+		if (a >= d->t->nnodes || b >= d->t->nnodes)
+			continue;
+		port = wc_topo_port_to(d->t, a, b);
+		link = port == WC_NO_PORT ? WC_NO_LINK : wc_link_id(d->t, a, port);
+		if (link == WC_NO_LINK)
+			continue;
+		if (d->nlinks == WORMCAST_TREES_MAX_FAULTS) {
+			d->overflow = true;
+			continue;
+		}
+		d->links[d->nlinks++] = link;
+	}
+	return NL_OK;
+}
+
+static int cmp_link(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The fabric's faults (FAULT_GET dump) into @m: its faulty links as
+ * sorted link ids, its faulty nodes counted.  Returns 0 or an error; a
+ * change of the link set bumps faults_seq.
+ */
+static int read_faults(struct daemon_state *st, const struct wcd_fabric_view *v,
+		       struct fabric_mem *m)
+{
+	struct faults_dump *d = calloc(1, sizeof(*d));
+	struct nl_msg *msg;
+	struct wc_topo t;
+	int err, tries;
+
+	if (!d)
+		return -ENOMEM;
+	err = wc_topo_init(&t, v->topology, v->ndims, v->dims, NULL);
+	for (tries = 0; !err && tries < 3; tries++) {
+		memset(d, 0, sizeof(*d));
+		d->t = &t;
+		msg = family_msg(st, WORMCAST_CMD_FAULT_GET, NLM_F_DUMP);
+		if (msg && nla_put_u32(msg, WORMCAST_A_FABRIC_IFINDEX, v->ifindex) < 0) {
+			nlmsg_free(msg);
+			msg = NULL;
+		}
+		err = request(st, msg, faults_cb, d);
+		if (err != -EIO)	/* an interrupted dump: again */
+			break;
+	}
+	if (!err) {
+		qsort(d->links, d->nlinks, sizeof(d->links[0]), cmp_link);
+		if (!m->faults_known || d->nlinks != m->nfault_links ||
+		    memcmp(d->links, m->fault_links,
+			   d->nlinks * sizeof(d->links[0])))
+			m->faults_seq++;
+		memcpy(m->fault_links, d->links, d->nlinks * sizeof(d->links[0]));
+		m->nfault_links = d->nlinks;
+		m->nfault_nodes = d->nnodes;
+		m->faults_overflow = d->overflow;
+		m->faults_known = true;
+		m->faults_dirty = false;
+	}
+	free(d);
+	return err;
+}
+
+/* Does the fabric's current trees table carry other faults than it has? */
+static bool faults_stale(const struct fabric_mem *m,
+			 const struct wcd_fabric_view *v)
+{
+	bool ours = m->pushed && m->pushed_scheme == v->scheme &&
+		    m->pushed_gen == view_table_gen(v, WORMCAST_TABLE_TREES);
+	uint32_t n = ours ? m->pushed_nfaults : 0;
+
+	if (!wc_mcast_two_trees(v->scheme) || !m->faults_known)
+		return false;
+	return n != m->nfault_links ||
+	       (n && memcmp(m->pushed_faults, m->fault_links,
+			    n * sizeof(m->fault_links[0])));
 }
 
 static struct nl_msg *table_msg(struct sync_ctx *sc, uint8_t cmd)
@@ -755,6 +983,14 @@ static void senders_free(struct fabric_mem *m)
 	m->nsenders = 0;
 }
 
+/* What a fabric's memory holds on the heap. */
+static void fabric_mem_free(struct fabric_mem *m)
+{
+	senders_free(m);
+	free(m->base);
+	m->base = NULL;
+}
+
 /* Forget fabrics that are gone. */
 static void prune_mem(struct daemon_state *st)
 {
@@ -767,7 +1003,7 @@ static void prune_mem(struct daemon_state *st)
 		if (j < st->nfab)
 			st->mem[k++] = st->mem[i];
 		else
-			senders_free(&st->mem[i]);
+			fabric_mem_free(&st->mem[i]);
 	}
 	st->nmem = k;
 }
@@ -780,17 +1016,6 @@ static const char *scheme_str(uint32_t s, char *buf, size_t len)
 		return n;
 	snprintf(buf, len, "scheme %u", s);
 	return buf;
-}
-
-/* The generation of @v's table of @kind, 0 if it has none. */
-static uint32_t view_table_gen(const struct wcd_fabric_view *v, uint32_t kind)
-{
-	uint32_t i;
-
-	for (i = 0; i < v->ntables; i++)
-		if (v->tables[i].kind == kind)
-			return v->tables[i].gen;
-	return 0;
 }
 
 static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
@@ -806,15 +1031,36 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 	if (!m)
 		return;
 	wcd_config_opts(&st->cfg, v->name, &sc.opts, &section);
+	/* Two-tree tables carry the faulty links: know them first. */
+	if (v->has_scheme && wc_mcast_two_trees(v->scheme) &&
+	    (!m->faults_known || m->faults_dirty)) {
+		err = read_faults(st, v, m);
+		if (err)
+			logmsg(st, LOG_WARNING, "fabric %s: reading faults: %s",
+			       v->name, req_error(st, err, eb, sizeof(eb)));
+		else if (m->faults_overflow)
+			logmsg(st, LOG_WARNING,
+			       "fabric %s: more than %u faulty links; the table carries the first",
+			       v->name, WORMCAST_TREES_MAX_FAULTS);
+	}
+	sc.faults = m->fault_links;
+	sc.nfaults = m->nfault_links;
+	sc.m = m;
 	/* Only "rt" depends on the options; a reload may have changed them. */
 	v->stale = m->pushed && m->pushed_scheme == v->scheme &&
 		   v->scheme == WORMCAST_MCAST_RT &&
 		   m->pushed_gen == view_table_gen(v, WORMCAST_TABLE_TREES) &&
 		   !wc_trees_opts_equal(&m->pushed_opts, &sc.opts);
+	v->stale |= faults_stale(m, v);
 	a = wcd_decide(v);
-	/* A refused push is not retried until the scheme or generation moves. */
+	if (a != WCD_PUSH && a != WCD_READ_SCHEME)
+		m->faults_event_ms = 0;	/* the burst changed nothing here */
+	/*
+	 * A refused push is not retried until the scheme, the generation or
+	 * the faults move.
+	 */
 	if (a == WCD_PUSH && m->failed && m->failed_scheme == v->scheme &&
-	    m->failed_gen == v->gen)
+	    m->failed_gen == v->gen && m->failed_faults_seq == m->faults_seq)
 		return;
 	if (a != WCD_PUSH && a != WCD_READ_SCHEME) {
 		if (!m->logged_state || m->logged_action != a ||
@@ -834,19 +1080,39 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 			      WORMCAST_TABLE_CHUNK_MAX, &res);
 	m->logged_state = false;
 	if (!err && res.action == WCD_PUSH) {
-		char extra[160] = "";
+		char extra[320] = "";
 
 		m->failed = false;
 		m->pushed = true;
 		m->pushed_scheme = res.scheme;
 		m->pushed_gen = res.gen;
 		m->pushed_opts = sc.opts;
+		m->pushed_nfaults = wc_mcast_two_trees(res.scheme) ?
+				    sc.nfaults : 0;
+		memcpy(m->pushed_faults, sc.faults,
+		       m->pushed_nfaults * sizeof(m->pushed_faults[0]));
+		if (wc_mcast_two_trees(res.scheme) &&
+		    (m->nfault_links || m->nfault_nodes || m->faults_event_ms)) {
+			size_t at = strlen(extra);
+
+			snprintf(extra + at, sizeof(extra) - at,
+				 " faulty links %u%s", m->nfault_links,
+				 m->nfault_nodes ? " (faulty nodes not planned, absorbed and counted)" : "");
+			at = strlen(extra);
+			if (m->faults_event_ms)
+				snprintf(extra + at, sizeof(extra) - at,
+					 ", fault event to commit %llu ms",
+					 (unsigned long long)(mono_ms() -
+							      m->faults_event_ms));
+		}
+		m->faults_event_ms = 0;
 		if (res.scheme == WORMCAST_MCAST_RT) {
 			if (sc.opts.rt_pair == WC_RT_PAIR_PATH)
-				snprintf(extra, sizeof(extra), " (rt path, CD %u AD %.3f)",
+				snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
+					 " (rt path, CD %u AD %.3f)",
 					 sc.info.cd, sc.info.ad);
 			else
-				snprintf(extra, sizeof(extra),
+				snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
 					 " (rt %s: trial %u of %u, seed %llu, CD %u AD %.3f, balance %u)",
 					 wc_rt_pair_name(sc.opts.rt_pair), sc.info.trial,
 					 sc.opts.trials, (unsigned long long)sc.opts.seed,
@@ -864,6 +1130,7 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 	m->failed = true;
 	m->failed_scheme = v->scheme;
 	m->failed_gen = v->gen;
+	m->failed_faults_seq = m->faults_seq;
 	if (res.stage && !strcmp(res.stage, "compute"))
 		logmsg(st, LOG_ERR, "fabric %s: cannot compute the %s table: %s",
 		       v->name, scheme_str(v->scheme, sb, sizeof(sb)),
@@ -1277,6 +1544,27 @@ static int ctrl_event(struct daemon_state *st, struct nlmsghdr *nlh)
 	return NL_OK;
 }
 
+/*
+ * FAULT_ADD or FAULT_DEL: the fabric's faults are read again (FAULT_GET)
+ * at the next sync, after every event already queued has been read.
+ */
+static void fault_event(struct daemon_state *st, struct nlmsghdr *nlh)
+{
+	struct nlattr *tb[WORMCAST_A_MAX + 1];
+	struct fabric_mem *m;
+
+	st->want_sync = true;
+	if (genlmsg_parse(nlh, 0, tb, WORMCAST_A_MAX, fabric_policy) < 0 ||
+	    !tb[WORMCAST_A_FABRIC_IFINDEX])
+		return;
+	m = fabric_mem(st, nla_get_u32(tb[WORMCAST_A_FABRIC_IFINDEX]));
+	if (!m)
+		return;
+	if (!m->faults_dirty && !m->faults_event_ms)
+		m->faults_event_ms = mono_ms();
+	m->faults_dirty = true;
+}
+
 static int event_cb(struct nl_msg *msg, void *arg)
 {
 	struct daemon_state *st = arg;
@@ -1304,6 +1592,10 @@ static int event_cb(struct nl_msg *msg, void *arg)
 	case WORMCAST_CMD_GROUPS_GET:
 		/* membership changed: ocms/otms fabrics re-plan */
 		st->want_sync = true;
+		return NL_OK;
+	case WORMCAST_CMD_FAULT_ADD:
+	case WORMCAST_CMD_FAULT_DEL:
+		fault_event(st, nlh);
 		return NL_OK;
 	}
 	return NL_SKIP;
@@ -1521,14 +1813,6 @@ static int attach_and_list(struct daemon_state *st, bool once)
 	return 0;
 }
 
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /*
  * SIGHUP: read the configuration again.  A file that does not parse
  * changes nothing; a good one replaces the old, and every fabric is synced
@@ -1594,7 +1878,15 @@ static int run(struct daemon_state *st)
 				    (uint64_t)st->cfg.poll_interval * 1000;
 		}
 		if (pfd[1].revents & POLLIN) {
-			r = nl_recvmsgs_default(st->ev);
+			uint32_t batch = 0;
+
+			/*
+			 * Read every queued event before syncing, so that a
+			 * burst of faults gives one table.
+			 */
+			do
+				r = nl_recvmsgs_default(st->ev);
+			while (r >= 0 && ++batch < 256);
 			if (r < 0 && r != -NLE_AGAIN) {
 				logmsg(st, LOG_WARNING, "events: %s",
 				       nl_geterror(r));
@@ -1619,6 +1911,10 @@ static int run(struct daemon_state *st)
 
 static void cleanup(struct daemon_state *st)
 {
+	uint32_t i;
+
+	for (i = 0; i < st->nmem; i++)
+		fabric_mem_free(&st->mem[i]);
 	if (st->mngr)
 		nl_cache_mngr_free(st->mngr);	/* frees the caches it holds */
 	else if (st->links)
@@ -1666,7 +1962,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct daemon_state st = { .sigfd = -1 };
+	static struct daemon_state st = { .sigfd = -1 };
 	bool background = false, once = false, check = false, missing;
 	const char *config = NULL;
 	char err[512];

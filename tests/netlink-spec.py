@@ -1395,7 +1395,7 @@ SPEC_MUTATIONS = [
     ('change a struct member (trees root len 8 -> 4)',
      lambda d: next(m for m in next(x for x in d['definitions'] if x['name'] == 'trees')['members']
                     if m['name'] == 'root').__setitem__('len', 4)),
-    ('drop a struct member (trees reserved)',
+    ('drop a struct member (trees nfaults)',
      lambda d: next(x for x in d['definitions'] if x['name'] == 'trees')['members'].pop()),
     ('fabric-del no longer a notification',
      lambda d: (_op(d, 'fabric-del').pop('event'), _op(d, 'fabric-del').pop('mcgrp'),
@@ -1425,7 +1425,7 @@ SOURCE_MUTATIONS = [
     ('a wormctl decoder reading table data as a u32', WCTL_FABRIC,
      'case WORMCAST_A_TABLE_DATA:\n\t\t\tattr_bytes(a, &p, &len);',
      'case WORMCAST_A_TABLE_DATA:\n\t\t\tattr_u32(a, &len);'),
-    ('a uapi struct member of another width', UAPI, '\t__u32 reserved;', '\t__u16 reserved;'),
+    ('a uapi struct member of another width', UAPI, '\t__u32 nfaults;', '\t__u16 nfaults;'),
     ('a uapi define changed (hex)', UAPI, '0xff', '0xfe'),
     ('a parameter put with the wrong width in both replies', KPARAMS,
      '{ WORMCAST_PARAM_VCS, IFLA_WORMCAST_VCS, NLA_U32 }',

@@ -373,13 +373,57 @@ int wc_trees_table_parse(const void *table, size_t len,
 		return fail(why, "table of an unknown or tree-less scheme");
 	if (h->ntrees != want)
 		return fail(why, "number of trees does not fit the scheme");
-	if (h->reserved || (h->ntrees < WORMCAST_MAX_TREES && h->root[1]))
-		return fail(why, "reserved or unused fields not zero");
-	if (!h->nnodes || len != wc_trees_table_size(h->ntrees, h->nnodes))
-		return fail(why, "table size is not header + ntrees x nnodes");
+	if (h->ntrees < WORMCAST_MAX_TREES && h->root[1])
+		return fail(why, "unused fields not zero");
+	if (h->nfaults > WORMCAST_TREES_MAX_FAULTS || (h->nfaults && want < 2))
+		return fail(why, "faulty links: at most 256, two-tree schemes only");
+	if (!h->nnodes || len != wc_trees_table_size(h->ntrees, h->nnodes) +
+			   (size_t)h->nfaults * sizeof(struct wormcast_trees_fault))
+		return fail(why, "table size is not header + ntrees x nnodes + nfaults x 8");
 	if (h->root[0] >= h->nnodes || h->root[1] >= h->nnodes)
 		return fail(why, "root out of range");
 	if (hdr)
 		*hdr = h;
+	return 0;
+}
+
+int wc_trees_table_set_faults(void **table, size_t *len, const struct wc_topo *t,
+			      const u32 *links, u32 nlinks, const char **why)
+{
+	const struct wormcast_trees *h;
+	struct wormcast_trees_fault f;
+	size_t base;
+	u32 i, b, pb;
+	u8 *p;
+	int err = wc_trees_table_parse(*table, *len, &h, why);
+
+	if (err)
+		return err;
+	if (nlinks && h->ntrees != 2)
+		return fail(why, "faulty links need a two-tree scheme");
+	if (nlinks > WORMCAST_TREES_MAX_FAULTS)
+		return fail(why, "more than 256 faulty links");
+	if (h->nnodes != t->nnodes)
+		return fail(why, "table and topology differ in node count");
+	for (i = 0; i < nlinks; i++) {
+		u32 a, pa;
+
+		if (links[i] >= wc_link_space(t))
+			return fail(why, "a faulty link is not a link of the topology");
+		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
+		if (b == WC_NO_NODE || wc_link_id(t, a, pa) != links[i])
+			return fail(why, "a faulty link is not a link of the topology");
+	}
+	base = wc_trees_table_size(h->ntrees, h->nnodes);
+	p = realloc(*table, base + (size_t)nlinks * sizeof(f));
+	if (!p)
+		return -ENOMEM;
+	*table = p;
+	*len = base + (size_t)nlinks * sizeof(f);
+	((struct wormcast_trees *)p)->nfaults = nlinks;
+	for (i = 0; i < nlinks; i++) {
+		wc_link_ends(t, links[i], &f.node, &f.port, &b, &pb);
+		memcpy(p + base + (size_t)i * sizeof(f), &f, sizeof(f));
+	}
 	return 0;
 }

@@ -104,12 +104,24 @@ static inline int wc_trees_table(u32 scheme, const struct wc_topo *t,
 }
 
 /*
- * Header checks of a table's bytes (no topology): size, ntrees for the
- * scheme, reserved zero.  0 or -EINVAL with *why.  The kernel checks the
- * trees themselves.
+ * Header checks of a table's bytes (no topology): size (faulty links
+ * included), ntrees for the scheme, nfaults bounded and only with two
+ * trees, unused root zero.  0 or -EINVAL with *why.  The kernel checks
+ * the trees and the faulty links themselves.
  */
 int wc_trees_table_parse(const void *table, size_t len,
 			 const struct wormcast_trees **hdr, const char **why);
+
+/*
+ * Make the two-tree table *@table (*@len bytes, from wc_trees_table())
+ * carry the faulty links @links (@nlinks link ids of @t, wc_link_id(),
+ * at most WORMCAST_TREES_MAX_FAULTS), replacing those it had: nfaults
+ * and one struct wormcast_trees_fault per link, by its canonical end
+ * (wc_link_ends()).  The table is realloc'ed.  0, -EINVAL with *@why,
+ * -ENOMEM (the table unchanged).  @nlinks 0 makes a fault-free table.
+ */
+int wc_trees_table_set_faults(void **table, size_t *len, const struct wc_topo *t,
+			      const u32 *links, u32 nlinks, const char **why);
 
 /* The node of least eccentricity, the smallest id on a tie. */
 u32 wc_topo_center(const struct wc_topo *t);

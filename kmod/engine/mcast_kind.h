@@ -31,4 +31,11 @@ static inline u32 wc_mcast_table_kind(u32 scheme)
 	return 0;
 }
 
+/* The schemes of two edge-disjoint trees (whose tables may carry faults). */
+static inline bool wc_mcast_two_trees(u32 scheme)
+{
+	return scheme == WORMCAST_MCAST_DSTM1 ||
+	       scheme == WORMCAST_MCAST_DSTM2 || scheme == WORMCAST_MCAST_RT;
+}
+
 #endif /* WC_MCAST_KIND_H */

@@ -66,6 +66,7 @@ void wc_tree_set_free(struct wc_tree_set *s)
 		wc_free(s->entry[i]);
 		wc_free(s->node_of_pn[i]);
 		wc_free(s->level[i]);
+		wc_free(s->comp[i]);
 	}
 	wc_free(s->scratch);
 	wc_free(s->flits);
@@ -167,6 +168,75 @@ static int build_tree(struct wc_tree_set *s, const struct wc_topo *t, u32 k,
 	return 0;
 }
 
+#define WC_LINK_FAULTY	2	/* in build's used[], beside 1: a tree link */
+
+/*
+ * The faulty links that follow the trees (@used marks the tree links of
+ * both trees): checked, then every tree cut at them into parts, comp[k][v]
+ * the top node of v's part.  Parents come before children in reverse
+ * post-order.
+ */
+static int build_faults(struct wc_tree_set *s, const struct wc_topo *t,
+			const struct wormcast_trees *h, u8 *used,
+			const char **why)
+{
+	const u8 *fb = h->parent_port + (size_t)h->ntrees * s->nnodes;
+	u32 n = s->nnodes, i, k, pn;
+
+	s->nfaults = h->nfaults;
+	for (i = 0; i < h->nfaults; i++) {
+		struct wormcast_trees_fault f;
+		u32 u, back;
+
+		memcpy(&f, fb + (size_t)i * sizeof(f), sizeof(f));
+		if (f.node >= n)
+			return refuse(why, "a faulty link's node is out of range");
+		if (f.port >= t->nports)
+			return refuse(why, "a faulty link's port does not exist");
+		u = wc_topo_neighbor(t, f.node, f.port);
+		if (u == WC_NO_NODE)
+			return refuse(why,
+				      "a faulty link's port leads to no neighbour");
+		back = wc_topo_reverse_port(t, f.node, f.port);
+		if (used[f.node * t->nports + f.port] & WC_LINK_FAULTY)
+			return refuse(why, "a faulty link is listed twice");
+		used[f.node * t->nports + f.port] |= WC_LINK_FAULTY;
+		used[u * t->nports + back] |= WC_LINK_FAULTY;
+	}
+	if (!s->nfaults)
+		return 0;
+	for (k = 0; k < s->ntrees; k++) {
+		const struct wc_tree_entry *e = s->entry[k];
+		u32 *c;
+
+		for (i = 0; i < n; i++)
+			if (i != s->tree[k].root &&
+			    used[i * t->nports + e[i].parent_port] & WC_LINK_FAULTY)
+				s->tree_faults[k]++;
+		if (!s->tree_faults[k])
+			continue;
+		c = wc_calloc(n, sizeof(u32));
+		if (!c) {
+			if (why)
+				*why = "out of memory";
+			return -ENOMEM;
+		}
+		s->comp[k] = c;
+		s->mem += (size_t)n * sizeof(u32);
+		for (pn = n; pn-- > 0;) {
+			u32 v = s->node_of_pn[k][pn];
+
+			if (v == s->tree[k].root ||
+			    (used[v * t->nports + e[v].parent_port] &
+			     WC_LINK_FAULTY))
+				c[v] = v;	/* the top of a part */
+			else
+				c[v] = c[e[v].parent];
+		}
+	}
+	return 0;
+}
+
 int wc_tree_set_build(struct wc_tree_set *s, const struct wc_topo *t,
 		      const void *table, size_t len, const char **why)
 {
@@ -189,14 +259,20 @@ int wc_tree_set_build(struct wc_tree_set *s, const struct wc_topo *t,
 	if (h->ntrees != scheme_trees(h->scheme))
 		return refuse(why,
 			      "wrong number of trees for the scheme (spam: 1; dstm-1, dstm-2, rt: 2)");
-	if (h->reserved)
-		return refuse(why, "reserved header field is not zero");
+	if (h->nfaults > WORMCAST_TREES_MAX_FAULTS)
+		return refuse(why,
+			      "more faulty links than WORMCAST_TREES_MAX_FAULTS (256)");
+	if (h->nfaults && h->ntrees < 2)
+		return refuse(why,
+			      "faulty links need a two-tree scheme (dstm-1, dstm-2, rt)");
 	for (k = 0; k < WORMCAST_MAX_TREES; k++) {
 		if (k < h->ntrees ? h->root[k] >= n : h->root[k] != 0)
 			return refuse(why, "tree root out of range");
 	}
-	if (len != sizeof(*h) + (size_t)h->ntrees * n)
-		return refuse(why, "table size is not header + ntrees x nnodes");
+	if (len != sizeof(*h) + (size_t)h->ntrees * n +
+		   (size_t)h->nfaults * sizeof(struct wormcast_trees_fault))
+		return refuse(why,
+			      "table size is not header + ntrees x nnodes + nfaults x 8");
 
 	s->scheme = h->scheme;
 	s->ntrees = h->ntrees;
@@ -243,6 +319,9 @@ int wc_tree_set_build(struct wc_tree_set *s, const struct wc_topo *t,
 			used[u * t->nports + back] = 1;
 		}
 	}
+	err = build_faults(s, t, h, used, why);
+	if (err)
+		goto fail;
 	wc_free(stack);
 	wc_free(used);
 	return 0;
@@ -281,11 +360,32 @@ static u32 mix32(u32 x)
 	return x;
 }
 
+/* Does every path of tree @k from @src to @dests avoid the faulty links? */
+static bool tree_good(const struct wc_tree_set *s, u32 k, u32 src,
+		      const u32 *dests, u32 nd)
+{
+	const u32 *c = s->comp[k];
+	u32 i;
+
+	if (!c)
+		return true;
+	for (i = 0; i < nd; i++)
+		if (c[dests[i]] != c[src])
+			return false;
+	return true;
+}
+
 static u32 pick_tree(const struct wc_tree_set *s, const struct wc_msg *m,
-		     const u32 *dests)
+		     const u32 *dests, u32 nd)
 {
 	if (s->ntrees == 1)
 		return 0;
+	if (s->nfaults) {	/* section 7: the tree that avoids them */
+		bool good0 = tree_good(s, 0, m->src, dests, nd);
+
+		if (good0 != tree_good(s, 1, m->src, dests, nd))
+			return good0 ? 0 : 1;
+	}
 	if (m->ndsts == 1)	/* unicast: the shorter tree path */
 		return wc_tree_set_distance(s, 1, m->src, dests[0]) <
 		       wc_tree_set_distance(s, 0, m->src, dests[0]);
@@ -322,7 +422,7 @@ static bool tree_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
 	}
 	if (nd != m->ndsts)
 		return true;
-	tree = pick_tree(s, m, dests);
+	tree = pick_tree(s, m, dests, nd);
 	nf = wc_dstm_encode(&s->tree[tree], m->src, dests, nd, false, work,
 			    s->flits, (u32)WC_DSTM_MAX_FLITS(n));
 	if (nf <= 0 || (u32)nf > max_words)

@@ -30,6 +30,16 @@
  * tree where the path is shorter (DSTM; ties go to tree 0), in the tree
  * under SPAM.  A multicast takes one tree at random (DSTM, section 3.2.1).
  *
+ * Faulty links (section 7, global information).  A two-tree table may
+ * list faulty links.  At build time each tree is cut at its faulty links
+ * into parts, and every node gets the id of its part (comp[]): a tree
+ * path avoids every listed fault iff its two ends are in the same part.
+ * At the source a tree is "good" for a message when every destination is
+ * in the source's part; when exactly one tree is good it is taken,
+ * otherwise the choice above stands (both good: no fault in the way;
+ * neither: the engine absorbs and counts, Documentation/faults.rst).  A
+ * frame costs one comparison per destination, and only with faults.
+ *
  * Limits: trees on routers of at most WC_TREE_MAX_PORTS (8) ports (meshes
  * and tori of 1 to 3 dimensions, hypercubes up to dimension 8, star graphs
  * up to n = 9), at most WC_TH_MAX_NODES nodes.
@@ -75,6 +85,10 @@ struct wc_tree_set {
 	struct wc_tree_entry *entry[2];
 	u32 *node_of_pn[2];
 	u32 *level[2];			/* links from the root */
+	/* Faulty links (section 7): per tree, the part of every node. */
+	u32 nfaults;			/* listed in the table */
+	u32 tree_faults[2];		/* of them, links of tree k */
+	u32 *comp[2];			/* NULL without faults in tree k */
 	/* Encoder work area: a tree set serves one engine at a time. */
 	u32 *scratch;
 	struct wc_dstm_flit *flits;

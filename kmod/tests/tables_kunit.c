@@ -12,8 +12,9 @@
  *  - a good table is committed as the next generation, published, read
  *    back byte for byte, and the table it replaces is freed;
  *  - every kind of bad table (size mismatch, wrong nnodes, wrong ntrees
- *    for the scheme, bad scheme, nonzero reserved) is refused with an
- *    extack message, and the published table and generation stay;
+ *    for the scheme, bad scheme, faulty links, which the fake does not
+ *    take) is refused with an extack message, and the published table
+ *    and generation stay;
  *  - transaction errors: chunk out of order, overrun, incomplete commit,
  *    stale generation, a replaced transaction, abort then chunk;
  *  - nothing leaks (every table and transaction freed, RCU included).
@@ -56,8 +57,8 @@ static int fake_build(struct wc_table *t, struct wc_tables *ts,
 		*why = "fake: wrong ntrees for the scheme";
 		return -EINVAL;
 	}
-	if (h->reserved) {
-		*why = "fake: nonzero reserved";
+	if (h->nfaults) {
+		*why = "fake: faulty links";
 		return -EINVAL;
 	}
 	if (t->size != HDR_BYTES + h->ntrees * h->nnodes) {
@@ -238,9 +239,9 @@ static void fix_scheme(struct wormcast_trees *h, size_t *len)
 	h->scheme = WORMCAST_MCAST_MAX + 1;
 }
 
-static void fix_reserved(struct wormcast_trees *h, size_t *len)
+static void fix_nfaults(struct wormcast_trees *h, size_t *len)
 {
-	h->reserved = 1;
+	h->nfaults = 1;
 }
 
 static const struct bad_case bad_cases[] = {
@@ -248,7 +249,7 @@ static const struct bad_case bad_cases[] = {
 	{ "wrong nnodes", "wrong nnodes", fix_nnodes },
 	{ "wrong ntrees for the scheme", "wrong ntrees", fix_ntrees },
 	{ "bad scheme", "bad scheme", fix_scheme },
-	{ "nonzero reserved", "nonzero reserved", fix_reserved },
+	{ "faulty links", "faulty links", fix_nfaults },
 };
 
 /* Every bad table is refused, and the published one stays. */
@@ -382,7 +383,7 @@ static void tables_real_trees(struct kunit *test)
 	err = push(c, blob, len, 0, 10, &gen);
 	KUNIT_EXPECT_EQ_MSG(test, err, 0, "%s", c->ext._msg ?: "");
 	KUNIT_EXPECT_EQ(test, gen, 1u);
-	fix_reserved((struct wormcast_trees *)blob, &len);
+	fix_nfaults((struct wormcast_trees *)blob, &len);
 	KUNIT_EXPECT_EQ(test, push(c, blob, len, 1, len, &gen), -EINVAL);
 	KUNIT_EXPECT_NOT_NULL(test, c->ext._msg);
 	KUNIT_EXPECT_EQ(test, wc_tables_gen(&c->ts), 1u);

@@ -255,6 +255,86 @@ static void case_bad_result(CASE_CTX *ctx, struct wc_tree_set *s, int err,
 		wc_tree_set_free(s);
 }
 
+/*
+ * Faulty links in a good 4x4 table: two good ones accepted (each tree cut
+ * where it holds one), and each kind of bad entry refused with its reason.
+ */
+static void case_tree_tables_faults(CASE_CTX *ctx, struct case_tables *ct)
+{
+	const size_t fsz = sizeof(struct wormcast_trees_fault);
+	struct wormcast_trees_fault fl[2], g[2];
+	struct wormcast_trees *h = wc_zalloc(ct->len + 2 * fsz);
+	u32 n = ct->t.nnodes, v0, v1, k, cut[2] = { 0, 0 };
+	struct wc_tree_set s;
+	const char *why;
+	int err;
+
+	CASE_REQUIRE(ctx, h, "room");
+	/* a link of each tree: a non-root node's parent link */
+	v0 = (ct->h->root[0] + 1) % n;
+	v1 = (ct->h->root[1] + 1) % n;
+	fl[0].node = v0;
+	fl[0].port = ct->h->parent_port[v0];
+	fl[1].node = v1;
+	fl[1].port = ct->h->parent_port[n + v1];
+#define FAULTS(nf, mutate, extra)					\
+	do {								\
+		u32 nf__ = (nf);					\
+									\
+		memcpy(h, ct->h, ct->len);				\
+		h->nfaults = nf__;					\
+		memcpy(g, fl, sizeof(g));				\
+		mutate;							\
+		memcpy((u8 *)h + ct->len, g, 2 * fsz);			\
+		why = NULL;						\
+		err = wc_tree_set_build(&s, &ct->t, h,			\
+					ct->len + nf__ * fsz + (extra),	\
+					&why);				\
+	} while (0)
+	FAULTS(2, (void)0, 0);
+	CASE_EQ(ctx, err, 0, "a table with a faulty link in each tree (%s)",
+		why ?: "");
+	if (!err) {
+		CASE_EQ(ctx, s.nfaults, 2, "two faulty links");
+		for (k = 0; k < 2; k++) {
+			u32 v, c = k ? v1 : v0;
+
+			CASE_EQ(ctx, s.tree_faults[k], 1, "tree %u holds one", k);
+			for (v = 0; s.comp[k] && v < n; v++)
+				cut[k] += s.comp[k][v] == c;
+		}
+		/* below the cut link: the child's subtree, its own part */
+		CASE_EQ(ctx, cut[0], ct->h->root[0] == v0 ? 0 :
+			s.tree[0].e[v0].pn - s.tree[0].e[v0].lo + 1,
+			"tree 0's part below the fault is the subtree");
+		CASE_EQ(ctx, cut[1],
+			s.tree[1].e[v1].pn - s.tree[1].e[v1].lo + 1,
+			"tree 1's part below the fault is the subtree");
+		wc_tree_set_free(&s);
+	}
+	FAULTS(1, g[0].node = n, 0);
+	case_bad_result(ctx, &s, err, why, "faulty link's node", "node is out of range");
+	FAULTS(1, g[0].port = ct->t.nports, 0);
+	case_bad_result(ctx, &s, err, why, "faulty link's port", "port does not exist");
+	FAULTS(2, g[1] = g[0], 0);
+	case_bad_result(ctx, &s, err, why, "faulty link twice", "listed twice");
+	/* the same link named from its other end */
+	FAULTS(2, g[1].node = wc_topo_neighbor(&ct->t, g[0].node, g[0].port);
+	       g[1].port = wc_topo_reverse_port(&ct->t, g[0].node, g[0].port),
+	       0);
+	case_bad_result(ctx, &s, err, why, "faulty link from both ends",
+			"listed twice");
+	FAULTS(2, (void)0, -1);
+	case_bad_result(ctx, &s, err, why, "faulty links one byte short",
+			"table size");
+	FAULTS(1, h->scheme = WORMCAST_MCAST_SPAM; h->ntrees = 1; h->root[1] = 0,
+	       -(int)n);
+	case_bad_result(ctx, &s, err, why, "faulty links under SPAM",
+			"two-tree scheme");
+#undef FAULTS
+	wc_free(h);
+}
+
 /* Each mutation of a good 4x4 table, and the reason it must get. */
 static void case_tree_tables_bad(CASE_CTX *ctx)
 {
@@ -285,7 +365,9 @@ static void case_tree_tables_bad(CASE_CTX *ctx)
 	BAD("node count", "node count", h->nnodes = n + 1, 0);
 	BAD("SPAM with two trees", "wrong number of trees",
 	    h->scheme = WORMCAST_MCAST_SPAM, 0);
-	BAD("reserved", "reserved", h->reserved = 1, 0);
+	BAD("a fault counted, not there", "table size", h->nfaults = 1, 0);
+	BAD("too many faults", "WORMCAST_TREES_MAX_FAULTS",
+	    h->nfaults = WORMCAST_TREES_MAX_FAULTS + 1, 0);
 	BAD("root out of range", "root out of range", h->root[1] = n, 0);
 	BAD("root with a parent", "root has a parent port",
 	    h->parent_port[r0] = 0, 0);
@@ -311,6 +393,7 @@ static void case_tree_tables_bad(CASE_CTX *ctx)
 	    memcpy(h->parent_port + n, h->parent_port, n);
 	    h->root[1] = r0, 0);
 	wc_free(h);
+	case_tree_tables_faults(ctx, ct);
 	case_tables_free(ct);
 
 	/* topology-level refusals */

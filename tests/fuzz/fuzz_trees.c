@@ -65,6 +65,11 @@ static void check_set(const struct wc_tree_set *s, const struct wc_topo *t,
 			used[v * t->nports + e[v].parent_port] = 1;
 			used[e[v].parent * t->nports + back] = 1;
 		}
+		/* a part's id is a node of the part: its own part's top */
+		for (v = 0; s->comp[k] && v < t->nnodes; v++)
+			FUZZ_CHECK(s->comp[k][v] < t->nnodes &&
+				   s->comp[k][s->comp[k][v]] == s->comp[k][v],
+				   "tree %u: %u's part %u", k, v, s->comp[k][v]);
 	}
 	src = fz_u8(f) % t->nnodes;
 	for (v = 0; v < t->nnodes; v++)
@@ -85,7 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct wc_tree_set s;
 	struct wc_topo t;
 	const char *why = NULL;
-	u8 buf[sizeof(struct wormcast_trees) + 2 * MAX_NODES];
+	u8 buf[sizeof(struct wormcast_trees) + 2 * MAX_NODES +
+	       4 * sizeof(struct wormcast_trees_fault)];
 	struct wormcast_trees *h = (struct wormcast_trees *)buf;
 	size_t len;
 	u32 i, n;
@@ -118,6 +124,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			h->parent_port[i] = p == t.nports ? WORMCAST_NO_PORT : (u8)p;
 		}
 		len = sizeof(*h) + h->ntrees * n;
+		/* a few faulty links, good or not (two-tree schemes) */
+		h->nfaults = h->ntrees == 2 ? fz_u8(&f) % 4 : 0;
+		for (i = 0; i < h->nfaults; i++) {
+			struct wormcast_trees_fault fl = {
+				.node = fz_u8(&f) % (n + 1),
+				.port = fz_u8(&f) % (t.nports + 1),
+			};
+
+			memcpy(buf + len, &fl, sizeof(fl));
+			len += sizeof(fl);
+		}
 	}
 	err = wc_tree_set_build(&s, &t, buf, len, &why);
 	if (err) {

@@ -170,13 +170,16 @@ def two_trees(dims=DIMS):
     raise RuntimeError('no two edge-disjoint spanning trees found')
 
 
-def trees_blob(scheme, nnodes, trees, roots, reserved=0, ntrees=None):
-    """struct wormcast_trees."""
+def trees_blob(scheme, nnodes, trees, roots, nfaults=0, ntrees=None,
+               faults=()):
+    """struct wormcast_trees, then struct wormcast_trees_fault (node, port)
+    per entry of faults."""
     roots = list(roots) + [0] * (2 - len(roots))
     hdr = struct.pack('=6I', scheme, nnodes,
                       len(trees) if ntrees is None else ntrees,
-                      roots[0], roots[1], reserved)
-    return hdr + b''.join(bytes(t) for t in trees)
+                      roots[0], roots[1], nfaults)
+    return hdr + b''.join(bytes(t) for t in trees) + \
+        b''.join(struct.pack('=2I', n, p) for n, p in faults)
 
 # ---------------------------------------------------------------- netlink
 
@@ -401,8 +404,12 @@ def main():
         'wrong ntrees for the scheme': trees_blob(MC['spam'], n, [t1, t2],
                                                   [0, n - 1]),
         'bad scheme': trees_blob(17, n, [t1, t2], [0, n - 1]),
-        'nonzero reserved': trees_blob(MC['dstm1'], n, [t1, t2],
-                                       [0, n - 1], reserved=1),
+        'a faulty link counted, not there': trees_blob(MC['dstm1'], n,
+                                                      [t1, t2], [0, n - 1],
+                                                      nfaults=1),
+        'a faulty link that is no link': trees_blob(MC['dstm1'], n, [t1, t2],
+                                                    [0, n - 1], nfaults=1,
+                                                    faults=[(0, 9)]),
         'trees that share links': trees_blob(MC['dstm1'], n, [t1, t1],
                                              [0, 0]),
         'a port to nowhere': trees_blob(MC['dstm1'], n,

@@ -178,7 +178,7 @@ static bool check_table(const struct wc_topo *t, u32 scheme, const void *tab,
 	bool good = true;
 
 	if (len < sizeof(*h) || h->scheme != scheme || h->ntrees != want ||
-	    h->nnodes != t->nnodes || h->reserved ||
+	    h->nnodes != t->nnodes || h->nfaults ||
 	    len != sizeof(*h) + (size_t)want * t->nnodes ||
 	    (want == 1 && h->root[1])) {
 		diag("%s: bad header (len %zu scheme %u ntrees %u nnodes %u)", what,
@@ -523,9 +523,9 @@ static void test_parse(void)
 	h->ntrees = 1;
 	bad += !wc_trees_table_parse(tab, len, NULL, &why);
 	h->ntrees = 2;
-	h->reserved = 1;
+	h->nfaults = 1;		/* a fault counted, not there */
 	bad += !wc_trees_table_parse(tab, len, NULL, &why);
-	h->reserved = 0;
+	h->nfaults = 0;
 	h->root[1] = 16;
 	bad += !wc_trees_table_parse(tab, len, NULL, &why);
 	h->root[1] = 0;
@@ -533,6 +533,64 @@ static void test_parse(void)
 	bad += !wc_trees_table_parse(tab, len, NULL, &why);
 	ok(!bad, "table header parser: accepts a good table, refuses 6 damaged ones");
 	free(tab);
+}
+
+/* wc_trees_table_set_faults(): the links appended by their canonical end,
+ * replaced by a second call, and its refusals. */
+static void test_set_faults(void)
+{
+	u32 dims[2] = { 5, 5 }, links[WORMCAST_TREES_MAX_FAULTS + 1], i, a, pa, b, pb;
+	struct wormcast_trees_fault f;
+	const struct wormcast_trees *h;
+	struct wc_topo t;
+	void *tab = NULL, *spam = NULL;
+	size_t len, slen, base;
+	const char *why = NULL;
+	int bad = 0, err;
+
+	wc_topo_init(&t, WC_TOPO_TORUS, 2, dims, NULL);
+	if (wc_trees_table(WORMCAST_MCAST_DSTM2, &t, NULL, &tab, &len, &why) ||
+	    wc_trees_table(WORMCAST_MCAST_SPAM, &t, NULL, &spam, &slen, &why)) {
+		ok(0, "tables for set_faults (%s)", why ? why : "");
+		return;
+	}
+	base = len;
+	/* links named from their non-canonical end: 7 +y and 12 -x */
+	links[0] = wc_link_id(&t, 7, 2);
+	links[1] = wc_link_id(&t, 12, 1);
+	ok(!wc_trees_table_set_faults(&tab, &len, &t, links, 2, &why) &&
+	   len == base + 2 * sizeof(f) && !wc_trees_table_parse(tab, len, &h, &why) &&
+	   h->nfaults == 2, "two faulty links appended (%zu bytes)", len);
+	for (i = 0; i < 2; i++) {
+		memcpy(&f, (u8 *)tab + base + i * sizeof(f), sizeof(f));
+		wc_link_ends(&t, links[i], &a, &pa, &b, &pb);
+		bad += f.node != a || f.port != pa ||
+		       wc_link_id(&t, f.node, f.port) != links[i];
+	}
+	ok(!bad, "each by its canonical end, the same link id");
+	ok(!wc_trees_table_set_faults(&tab, &len, &t, links + 1, 1, &why) &&
+	   len == base + sizeof(f) && ((struct wormcast_trees *)tab)->nfaults == 1,
+	   "a second call replaces them (one left)");
+	ok(!wc_trees_table_set_faults(&tab, &len, &t, NULL, 0, &why) &&
+	   len == base && !((struct wormcast_trees *)tab)->nfaults,
+	   "none: the fault-free table again");
+	for (i = 0; i <= WORMCAST_TREES_MAX_FAULTS; i++)
+		links[i] = 0;
+	err = wc_trees_table_set_faults(&tab, &len, &t, links,
+					WORMCAST_TREES_MAX_FAULTS + 1, &why);
+	ok(err == -EINVAL && len == base, "257 faulty links refused (%s)", why);
+	links[0] = wc_link_space(&t);
+	err = wc_trees_table_set_faults(&tab, &len, &t, links, 1, &why);
+	ok(err == -EINVAL, "a link id beyond the topology refused (%s)", why);
+	links[0] = wc_link_id(&t, 7, 2) + 1;	/* not canonical: (7, +y) is */
+	err = links[0] == wc_link_id(&t, 7, 3) ? 0 :
+	      wc_trees_table_set_faults(&tab, &len, &t, links, 1, &why);
+	ok(err == -EINVAL, "an id no link has refused (%s)", why);
+	links[0] = 0;
+	err = wc_trees_table_set_faults(&spam, &slen, &t, links, 1, &why);
+	ok(err == -EINVAL, "faults in a spam table refused (%s)", why);
+	free(tab);
+	free(spam);
 }
 
 int main(void)
@@ -544,5 +602,6 @@ int main(void)
 	test_opts_equal();
 	test_refusals();
 	test_parse();
+	test_set_faults();
 	return done_testing();
 }

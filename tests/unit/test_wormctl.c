@@ -1061,14 +1061,46 @@ static void test_table_decode(void)
 	s = render_table(true, &ti, &v, false);
 	ok(json_valid(s) &&
 	   !strcmp(s, "[{\"kind\":\"trees\",\"gen\":3,\"size\":32,\"scheme\":\"dstm-1\","
-		      "\"ntrees\":2,\"nnodes\":4,\"roots\":[0,3]}]\n"),
+		      "\"ntrees\":2,\"nnodes\":4,\"roots\":[0,3],\"nfaults\":0,"
+		      "\"faulty_links\":[]}]\n"),
 	   "table show JSON: exact fields");
 	free(s);
 	s = render_table(true, &ti, &v, true);
 	ok(json_valid(s) &&
-	   strstr(s, ",\"roots\":[0,3],\"parent_port\":[[null,2,1,1],[3,0,0,null]]}]\n"),
+	   strstr(s, ",\"faulty_links\":[],\"parent_port\":[[null,2,1,1],[3,0,0,null]]}]\n"),
 	   "table show -v JSON: parent_port arrays, null at the root");
 	free(s);
+	{
+		struct wormcast_trees_fault f[2] = { { 1, 2 }, { 3, 0 } };
+		struct wc_table_view vf;
+		uint32_t two = 2;
+
+		memcpy(buf + len, f, sizeof(f));
+		memcpy(buf + offsetof(struct wormcast_trees, nfaults), &two,
+		       sizeof(two));
+		ti.size = (uint32_t)(len + sizeof(f));
+		ok(wc_trees_decode(buf, len + sizeof(f), &vf, e, sizeof(e)) == 0 &&
+		   vf.nfaults == 2, "trees table with 2 faulty links decoded");
+		ok(wc_trees_decode(buf, len + sizeof(f) - 1, &vf, e, sizeof(e)) &&
+		   strstr(e, "2 faulty links"),
+		   "  one byte short refused (%s)", e);
+		wc_trees_decode(buf, len + sizeof(f), &vf, e, sizeof(e));
+		s = render_table(false, &ti, &vf, false);
+		ok(!strcmp(s, "trees gen 3 size 48 scheme dstm-1 ntrees 2 nnodes 4 roots 0,3 faulty_links 2\n"
+			      "    faulty links (node.port): 1.2 3.0\n"),
+		   "table show text: the faulty links (%s)", s);
+		free(s);
+		s = render_table(true, &ti, &vf, false);
+		ok(json_valid(s) &&
+		   strstr(s, "\"nfaults\":2,\"faulty_links\":[{\"node\":1,\"port\":2},"
+			  "{\"node\":3,\"port\":0}]}]\n"),
+		   "table show JSON: the faulty links (%s)", s);
+		free(s);
+		two = 0;
+		memcpy(buf + offsetof(struct wormcast_trees, nfaults), &two,
+		       sizeof(two));
+		ti.size = (uint32_t)len;
+	}
 	s = render_table(true, NULL, NULL, false);
 	ok(!strcmp(s, "[]\n"), "table show JSON without a table: []");
 	free(s);

@@ -177,6 +177,8 @@ struct wc_table_view {
 	uint32_t ntrees;
 	uint32_t root[WORMCAST_MAX_TREES];
 	const uint8_t *parent_port;	/* ntrees * nnodes, tree after tree */
+	uint32_t nfaults;		/* struct wormcast_trees_fault, unaligned */
+	const uint8_t *faults;
 	/* WORMCAST_TABLE_LABELS */
 	const uint32_t *label;		/* nnodes: label of every node */
 	/* WORMCAST_TABLE_PLANS: nplans struct wormcast_plan and words */
@@ -188,7 +190,8 @@ struct wc_table_view {
 /*
  * Decode struct wormcast_trees from @len bytes.  0, or -1 with a message
  * in @err: shorter than the header, ntrees not 1..WORMCAST_MAX_TREES, no
- * node, size not header + ntrees * nnodes, a root that is not a node.
+ * node, more than WORMCAST_TREES_MAX_FAULTS faulty links, size not header
+ * + ntrees * nnodes + nfaults * 8, a root that is not a node.
  */
 int wc_trees_decode(const void *buf, size_t len, struct wc_table_view *v,
 		    char *err, size_t errlen);

@@ -91,13 +91,18 @@ int wc_trees_decode(const void *buf, size_t len, struct wc_table_view *v,
 			       t.ntrees, WORMCAST_MAX_TREES);
 	if (!t.nnodes)
 		return wc_fail(err, errlen, "trees table: nnodes 0");
-	want = hdr + (uint64_t)t.ntrees * t.nnodes;
+	if (t.nfaults > WORMCAST_TREES_MAX_FAULTS)
+		return wc_fail(err, errlen,
+			       "trees table: %u faulty links, at most %u",
+			       t.nfaults, WORMCAST_TREES_MAX_FAULTS);
+	want = hdr + (uint64_t)t.ntrees * t.nnodes +
+	       (uint64_t)t.nfaults * sizeof(struct wormcast_trees_fault);
 	if (len != want)
 		return wc_fail(err, errlen,
 			       "trees table %s: %zu bytes, %" PRIu64
-			       " for %u trees of %u nodes",
+			       " for %u trees of %u nodes and %u faulty links",
 			       len < want ? "truncated" : "has trailing bytes",
-			       len, want, t.ntrees, t.nnodes);
+			       len, want, t.ntrees, t.nnodes, t.nfaults);
 	for (i = 0; i < t.ntrees; i++)
 		if (t.root[i] >= t.nnodes)
 			return wc_fail(err, errlen,
@@ -109,6 +114,8 @@ int wc_trees_decode(const void *buf, size_t len, struct wc_table_view *v,
 	v->ntrees = t.ntrees;
 	memcpy(v->root, t.root, sizeof(v->root));
 	v->parent_port = (const uint8_t *)buf + hdr;
+	v->nfaults = t.nfaults;
+	v->faults = v->parent_port + (size_t)t.ntrees * t.nnodes;
 	return 0;
 }
 
@@ -302,6 +309,33 @@ static void show_parent_ports(struct out *o, const struct wc_table_view *v)
 		json_close_array(o);
 }
 
+/* The faulty links a trees table routes around, by (node, port). */
+static void show_faults(struct out *o, const struct wc_table_view *v)
+{
+	struct wormcast_trees_fault f;
+	uint32_t i;
+
+	if (o->json)
+		json_open_array(o, "faulty_links");
+	else if (v->nfaults)
+		fputs("    faulty links (node.port):", o->fp);
+	for (i = 0; i < v->nfaults; i++) {
+		memcpy(&f, v->faults + (size_t)i * sizeof(f), sizeof(f));
+		if (o->json) {
+			json_open_object(o, NULL);
+			json_u64(o, "node", f.node);
+			json_u64(o, "port", f.port);
+			json_close_object(o);
+		} else {
+			fprintf(o->fp, " %u.%u", f.node, f.port);
+		}
+	}
+	if (o->json)
+		json_close_array(o);
+	else if (v->nfaults)
+		fputc('\n', o->fp);
+}
+
 void show_table(struct out *o, const struct wc_table_info *t,
 		const struct wc_table_view *v, bool verbose)
 {
@@ -336,6 +370,8 @@ void show_table(struct out *o, const struct wc_table_info *t,
 					   v->ntrees, ',');
 			fprintf(o->fp, " roots %s", buf);
 		}
+		if (v->nfaults || o->json)
+			out_u64(o, "nfaults", " faulty_links %" PRIu64, v->nfaults);
 	} else if (v && v->kind == WORMCAST_TABLE_PLANS) {
 		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
 		out_u64(o, "nplans", " nplans %" PRIu64, v->nplans);
@@ -343,6 +379,8 @@ void show_table(struct out *o, const struct wc_table_info *t,
 		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
 	}
 	out_text(o, "\n");
+	if (v && v->kind == WORMCAST_TABLE_TREES)
+		show_faults(o, v);
 	if (v && verbose && v->kind == WORMCAST_TABLE_TREES)
 		show_parent_ports(o, v);
 	else if (v && verbose && v->kind == WORMCAST_TABLE_PLANS)

@@ -372,14 +372,29 @@ enum wormcast_table_kind {
  * trees are edge-disjoint, and that @ntrees fits @scheme (SPAM: 1; DSTM-1,
  * DSTM-2, RT: 2).  Post-order numbers, subtree intervals and levels are
  * derived from it, children taken in increasing port order.
+ *
+ * Then @nfaults struct wormcast_trees_fault (two-tree schemes only, at
+ * most WORMCAST_TREES_MAX_FAULTS): the faulty links the daemon planned
+ * for (Documentation/faults.rst, "DSTM around faulty links").  Each names
+ * a link of the topology by one end and its port; no link twice.  They
+ * follow the parent ports directly, so they may be unaligned.  A table
+ * without faults ends after the parent ports.
  */
 struct wormcast_trees {
 	__u32 scheme;			/* enum wormcast_mcast_scheme */
 	__u32 nnodes;			/* the fabric's */
 	__u32 ntrees;
 	__u32 root[WORMCAST_MAX_TREES];	/* unused entries 0 */
-	__u32 reserved;			/* 0 */
+	__u32 nfaults;			/* faulty links after parent_port */
 	__u8 parent_port[];		/* ntrees * nnodes */
+};
+
+#define WORMCAST_TREES_MAX_FAULTS	256
+
+/* A faulty link of a trees table: @node and its port @port. */
+struct wormcast_trees_fault {
+	__u32 node;
+	__u32 port;
 };
 
 /*

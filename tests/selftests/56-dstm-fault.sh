@@ -1,0 +1,161 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# DSTM around a live link fault (Documentation/faults.rst, "DSTM around
+# faulty links"): a 4x4 torus under dstm-1 with wormcastd running.  A link
+# of tree 0 that separates the source from a member in that tree (read
+# from "wormctl -j table show -v") fails; wormcastd reads the faults and
+# commits a new table generation carrying that link; then 20 UDP multicast
+# datagrams reach every member exactly once, no non-member, with no
+# fault_drops and nothing absorbed.  The link is repaired: another
+# generation without it, 20 more datagrams, the same checks.  "wormctl
+# monitor" saw both fault events.
+. "$(dirname "$0")/lib.sh"
+
+WORMCASTD=${WC_BUILD:-$WC_ROOT/build}/wormcastd
+N=20
+SRC=0
+MEMBERS="5 10 15"
+OTHERS="2"
+PORT4=5600
+
+[ -x "$WORMCASTD" ] || { not_ok "wormcastd built ($WORMCASTD)"; done_testing; exit; }
+
+for id in $SRC $MEMBERS $OTHERS; do
+	ns_new "n$id" || not_ok "namespace n$id"
+done
+
+module=${WC_MODULE:-$WC_ROOT/wormcast.ko}
+module_loaded || insmod "$module"
+if wc_add wc topology torus dims 4x4 multicast dstm-1; then
+	for id in $SRC $MEMBERS $OTHERS; do
+		node_in_ns "wcn$id" "n$id" "$id" || not_ok "node $id in its namespace"
+	done
+	ok "4x4 torus, dstm-1, nodes in namespaces"
+else
+	not_ok "4x4 torus, dstm-1"
+	done_testing
+	exit
+fi
+fid=$(wc_field wc .fabric)
+
+# The monitor is subscribed once it has seen a change of its own (before
+# the daemon runs, so that this change gives no table).
+bg sh -c "exec wormctl monitor >$WC_TMP/mon"
+if wait_for 30 sh -c "wormctl fault add wc link 0 1 && wormctl fault del wc link 0 1 &&
+		grep -q '^fault del fabric $fid wc link 0 1\$' $WC_TMP/mon"; then
+	ok "wormctl monitor is listening"
+else
+	not_ok "wormctl monitor is listening" "$(cat "$WC_TMP/mon" 2>/dev/null)"
+fi
+
+bg "$WORMCASTD"
+# tbl JQ: a field of the trees table (wormctl -j table show)
+tbl() {
+	wormctl -j table show wc 2>/dev/null | jq -c ".[0] | $1"
+}
+if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme // \"none\"')\" = dstm-1 ]"; then
+	ok "wormcastd committed the dstm-1 table ($(tbl '{gen, nfaults}'))"
+else
+	not_ok "wormcastd committed the dstm-1 table" "$(tail -n 5 "$WC_TMP/bg.log")"
+fi
+gen0=$(tbl .gen)
+
+# A link of tree 0 whose removal separates the source from a member in
+# tree 0 (node ids x + 4y, torus ports 0 +x, 1 -x, 2 +y, 3 -y).
+link=$(wormctl -j table show -v wc | python3 -c '
+import json, sys
+src, members = int(sys.argv[1]), [int(m) for m in sys.argv[2].split()]
+t = json.load(sys.stdin)[0]
+pp = t["parent_port"][0]
+def nbr(v, p):
+    x, y = v % 4, v // 4
+    dx, dy = [(1, 0), (-1, 0), (0, 1), (0, -1)][p]
+    return (x + dx) % 4 + 4 * ((y + dy) % 4)
+parent = [None if p is None else nbr(v, p) for v, p in enumerate(pp)]
+def below(v, c):   # is v in the subtree of c?
+    while v is not None:
+        if v == c:
+            return True
+        v = parent[v]
+    return False
+for c in range(16):
+    if parent[c] is None:
+        continue
+    side = [below(v, c) for v in [src] + members]
+    if any(s != side[0] for s in side[1:]):
+        print(c, parent[c], pp[c])
+        break
+' $SRC "$MEMBERS")
+set -- $link
+A=$1 B=$2 PA=$3
+if [ -n "$A" ] && [ -n "$B" ]; then
+	ok "tree 0 link $A-$B separates node $SRC from a member in tree 0"
+else
+	not_ok "a tree link separating the source from a member" "$(wormctl table show -v wc)"
+	done_testing
+	exit
+fi
+
+# carries NODE PORT: the table carries exactly that faulty link (either end)
+carries_link() {
+	[ "$(tbl '.nfaults')" = 1 ] &&
+		tbl '.faulty_links[0] | "\(.node) \(.port)"' |
+		grep -qx "\"$A $PA\"\|\"$B $((PA ^ 1))\""
+}
+# send_check WHAT TAG: N datagrams from SRC; members once, others none,
+# no fault drop and nothing absorbed meanwhile
+send_check() {
+	fd0=$(wc_stat wc fault_drops) fa0=$(wc_stat wc fault_absorbed)
+	mc_recv_start 4
+	wait_for 30 mc_all_ready 4 || not_ok "$1: receivers joined"
+	check "$1: send $N datagrams to 239.1.2.3" \
+		nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+		--ifname "wcn$SRC" --count $N --tag "$2" --size 300
+	wait_for 30 mc_members_have 4 $N
+	mc_check_got 4 "$1" "$2" $N
+	mc_recv_stop
+	is "$1: no fault_drops" $(($(wc_stat wc fault_drops) - fd0)) 0
+	is "$1: no worm branch absorbed" $(($(wc_stat wc fault_absorbed) - fa0)) 0
+}
+
+check "link $A-$B fails" wormctl fault add wc link "$A" "$B"
+if wait_for 30 carries_link; then
+	gen1=$(tbl .gen)
+	ok "wormcastd committed a new generation carrying link $A-$B ($gen0 -> $gen1; $(tbl .faulty_links))"
+else
+	not_ok "wormcastd committed a table carrying link $A-$B" \
+		"$(wormctl table show wc)" "$(tail -n 5 "$WC_TMP/bg.log")"
+	gen1=$(tbl .gen)
+fi
+if grep -q "push: fabric wc scheme dstm-1 .*faulty links 1, fault event to commit [0-9]* ms" "$WC_TMP/bg.log"; then
+	ok "wormcastd logged the re-push ($(grep -o 'faulty links 1, fault event to commit [0-9]* ms' "$WC_TMP/bg.log" | tail -n 1))"
+else
+	not_ok "wormcastd logged the re-push" "$(tail -n 5 "$WC_TMP/bg.log")"
+fi
+send_check "link $A-$B failed" failed
+
+check "link $A-$B repaired" wormctl fault del wc link "$A" "$B"
+if wait_for 30 sh -c "[ \"\$(wormctl -j table show wc | jq '.[0].nfaults')\" = 0 ] &&
+		[ \"\$(wormctl -j table show wc | jq '.[0].gen')\" -gt $gen1 ]"; then
+	ok "wormcastd committed a new generation without faulty links ($gen1 -> $(tbl .gen))"
+else
+	not_ok "wormcastd committed a table without faulty links" \
+		"$(wormctl table show wc)" "$(tail -n 5 "$WC_TMP/bg.log")"
+fi
+send_check "link $A-$B repaired" repaired
+
+for ev in add del; do
+	ev="fault $ev fabric $fid wc link"
+	if wait_for 10 grep -qx "$ev $A $B\|$ev $B $A" "$WC_TMP/mon"; then
+		ok "monitor: $ev $A $B"
+	else
+		not_ok "monitor: $ev $A $B" "$(cat "$WC_TMP/mon")"
+	fi
+done
+is "fabric drop counters all zero" "$(wc_drops wc)" 0
+check "fabric deleted with its table installed" wc_del wc
+_fabrics=""
+bg_stop
+
+done_testing
