@@ -486,7 +486,15 @@ static int tree_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
 {
 	const struct wc_tree_set *s = ctx->tables;
 	const struct wc_tree_entry *te, *e;
-	u16 all_vcs = (u16)((1u << ctx->params->vcs) - 1);
+	/*
+	 * Tree worms travel on VC 0 only, as in the papers (tree routing
+	 * needs no virtual channels): the deadlock freedom of up-then-down
+	 * routing in a tree, with lock-step splits, holds when a link carries
+	 * one worm at a time.  Worms sharing a link on two VCs deadlocked
+	 * (kmod/tests/tree_cases.h, "every node multicasting"; wormsim on an
+	 * 8x8 torus at loads from 0.002).
+	 */
+	u16 vcs = WC_TREE_VC_MASK;
 	u32 w, node, tree, here = ctx->node, port;
 
 	if (!s || !hdr->nwords || s->nnodes != ctx->topo->nnodes)
@@ -535,7 +543,7 @@ static int tree_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
 				return -EINVAL;
 			o = &req->out[req->nout++];
 			o->port = e->child_port[i];
-			o->vc_mask = all_vcs;
+			o->vc_mask = vcs;
 			o->hdr_skip_words = (u16)start;
 			o->hdr_words = (u16)(pos - start);
 			o->hdr_flits = (u16)(pos - start);
@@ -556,7 +564,7 @@ static int tree_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
 	}
 	req->nout = 1;
 	req->out[0].port = (u8)port;
-	req->out[0].vc_mask = all_vcs;
+	req->out[0].vc_mask = vcs;
 	req->out[0].hdr_words = (u16)hdr->nwords;
 	req->out[0].hdr_flits = (u16)hdr->nflits;
 	return 0;

@@ -61,6 +61,9 @@
 #define WC_TH_S			BIT(29)
 #define WC_TH_T			BIT(30)	/* tree 1 (else tree 0) */
 
+/* The virtual channels of a tree worm's network hops: VC 0 (tree_route()). */
+#define WC_TREE_VC_MASK		1
+
 static inline u32 wc_th_node(u32 w)
 {
 	return w & WC_TH_NODE_MASK;

@@ -777,8 +777,13 @@ static void case_tree_reference(CASE_CTX *ctx)
 }
 
 /* Many messages at once: exactly-once delivery, no deadlock. */
+/*
+ * Random traffic on @ct's trees: mostly unicast, a few messages at a time
+ * (light), or every node multicasting at once, two messages in flight per
+ * source (heavy: where worms share links, as they did on two VCs).
+ */
 static void case_tree_traffic_on(CASE_CTX *ctx, struct case_tables *ct,
-				 u32 repl, const char *what)
+				 u32 repl, bool heavy, const char *what)
 {
 	const struct wc_topo *t = &ct->t;
 	struct wc_engine_params p;
@@ -814,9 +819,10 @@ static void case_tree_traffic_on(CASE_CTX *ctx, struct case_tables *ct,
 			struct wc_msg *m;
 			u32 j, nd = 1;
 
-			if (!(case_rnd(&st) % 4))
+			if (heavy || !(case_rnd(&st) % 4))
 				nd = 2 + case_rnd(&st) % 10;
-			if (case_rnd(&st) % 3 || wc_engine_backlog(e, i) > 1)
+			if ((!heavy && case_rnd(&st) % 3) ||
+			    wc_engine_backlog(e, i) > (heavy ? 3 : 1))
 				continue;
 			m = wc_zalloc(wc_msg_size(e));
 			CASE_REQUIRE(ctx, m, "message");
@@ -839,7 +845,7 @@ static void case_tree_traffic_on(CASE_CTX *ctx, struct case_tables *ct,
 			all[sent++] = m;
 			wc_engine_submit(e, m);
 		}
-		wc_engine_run(e, 200, &s);
+		wc_engine_run(e, heavy ? 20 : 200, &s);
 	}
 	wc_engine_run(e, 2000000, &s);
 	CASE_EQ(ctx, rec->done, sent, "%s: every message done", what);
@@ -870,28 +876,39 @@ static void case_tree_traffic(CASE_CTX *ctx)
 	u32 dims[2] = { 6, 6 };
 	struct case_tables *sp;
 
-	case_tree_traffic_on(ctx, ct, WC_REPL_LOCKSTEP, "dstm 8x8 lock step");
-	case_tree_traffic_on(ctx, ct, WC_REPL_ASYNC, "dstm 8x8 asynchronous");
+	case_tree_traffic_on(ctx, ct, WC_REPL_LOCKSTEP, false,
+			     "dstm 8x8 lock step");
+	case_tree_traffic_on(ctx, ct, WC_REPL_ASYNC, false,
+			     "dstm 8x8 asynchronous");
+	case_tables_free(ct);
+	ct = case_dstm_tables(ctx, 4, 4, 0, 0, 2, 2);
+	case_tree_traffic_on(ctx, ct, WC_REPL_LOCKSTEP, true,
+			     "dstm 4x4 lock step, every node multicasting");
 	case_tables_free(ct);
 	sp = case_bfs_tables(ctx, WC_TOPO_MESH, 2, dims, 14);
-	case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP, "spam 6x6 mesh lock step");
-	case_tree_traffic_on(ctx, sp, WC_REPL_ASYNC, "spam 6x6 mesh asynchronous");
+	case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP, false,
+			     "spam 6x6 mesh lock step");
+	case_tree_traffic_on(ctx, sp, WC_REPL_ASYNC, false,
+			     "spam 6x6 mesh asynchronous");
 	case_tables_free(sp);
 	dims[0] = 5;
 	dims[1] = 4;
 	sp = case_bfs_tables(ctx, WC_TOPO_TORUS, 2, dims, 0);
-	case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP, "spam 5x4 torus lock step");
+	case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP, false,
+			     "spam 5x4 torus lock step");
+	case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP, true,
+			     "spam 5x4 torus lock step, every node multicasting");
 	case_tables_free(sp);
 	/* routers of more than the paper's 4 ports: O bits up to 8 */
 	{
 		u32 d3[3] = { 3, 3, 3 }, q[1] = { 6 };
 
 		sp = case_bfs_tables(ctx, WC_TOPO_TORUS, 3, d3, 13);
-		case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP,
+		case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP, false,
 				     "spam 3x3x3 torus (6 ports) lock step");
 		case_tables_free(sp);
 		sp = case_bfs_tables(ctx, WC_TOPO_HYPERCUBE, 1, q, 0);
-		case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP,
+		case_tree_traffic_on(ctx, sp, WC_REPL_LOCKSTEP, false,
 				     "spam Q6 (6 ports) lock step");
 		case_tables_free(sp);
 	}
