@@ -8,7 +8,7 @@
  *   global only:  poll_interval = SECONDS (0 = off; default 5)
  *                 retries = N (transactions per sync, 1..100; default 3)
  *                 plans_eager_max = PAIRS (ocms/otms: plan every source
- *                 while nodes x receivers stays within; default 200000)
+ *                 while nodes x receivers stays within; default 5000)
  *   anywhere:     rt_pair = average | balanced | best | path | worst
  *                 seed = N (u64), trials = N (1..100000)
  *
@@ -27,7 +27,7 @@
 #define WCD_DEFAULT_CONFIG	"/etc/wormcast/wormcastd.conf"
 #define WCD_DEFAULT_POLL	5
 #define WCD_DEFAULT_RETRIES	3
-#define WCD_DEFAULT_PLANS_EAGER_MAX	200000
+#define WCD_DEFAULT_PLANS_EAGER_MAX	5000
 #define WCD_MAX_PATTERN		64
 
 struct wcd_section {

@@ -114,7 +114,10 @@ fi
 for id in $SRC $MEMBERS $OTHERS $EXTRA; do
 	node_in_ns "wcn$id" "n$id" "$id" || not_ok "node $id in its namespace"
 done
-bg "$WORMCASTD"
+# Eager planning (every source) until the lazy section, whatever the
+# default plans_eager_max and the groups the stack joins.
+printf 'plans_eager_max = 4294967295\n' >"$WC_TMP/eager.conf"
+bg "$WORMCASTD" -c "$WC_TMP/eager.conf"
 d=$bg_pid
 if wait_for 60 sh -c "wormctl -j table show wc 2>/dev/null | jq -e '[.[] | select(.kind == \"plans\")] | length == 1' >/dev/null" &&
 	[ "$(labels_scheme)" = ocms ]; then
@@ -146,7 +149,7 @@ is "ocms: ethtool -S shows plan_fallback" \
 phase "fallback phase done"
 
 # ---- with the plan: its worms, no fallback
-bg "$WORMCASTD"
+bg "$WORMCASTD" -c "$WC_TMP/eager.conf"
 d=$bg_pid
 if wait_for 60 plan_is ocms "$(json_sorted $MEMBERS)"; then
 	ok "ocms: wormcastd planned (SRC, group) for exactly the members"

@@ -63,14 +63,15 @@
 #     until the 4 members have them all (destination set, engine, delivery:
 #     with the membership index only the word loop of the set grows with
 #     the fabric).  WC_BENCH_MEM_RUNS runs per size, the median.
-# (plans) membership change to installed OCMS plan (issue 9's target:
-#     under 100 ms for 500 destinations): a 32x32 mesh under ocms,
-#     WC_BENCH_PLANS_MEMBERS members, wormcastd planning lazily (1024 x
-#     500 pairs is above plans_eager_max); node 0 sends one frame and is
-#     planned; then WC_BENCH_MEM_RUNS times a node joins, and the figure
-#     is the time from the kernel's groups event to the plans table's
-#     commit event (both stamped as "wormctl monitor" prints them), and
-#     from the join command to the commit.
+# (plans) membership change to installed plan (issue 9: OCMS with 500
+#     destinations, OTMS with 100; the OCMS target is under 100 ms): per
+#     WC_BENCH_PLANS case a 32x32 mesh under the scheme, the members,
+#     wormcastd planning lazily (1024 x members pairs is above
+#     plans_eager_max); node 0 sends one frame and is planned; then
+#     WC_BENCH_MEM_RUNS times a node joins, and the figure is the time from
+#     the kernel's groups event to the plans table's commit event (both
+#     stamped as "wormctl monitor" prints them), and from the join command
+#     to the commit.
 #
 # Environment (all optional):
 #   WC_BENCH_RUNS       runs per UDP case (default 7)
@@ -85,7 +86,7 @@
 #   WC_BENCH_STAR_MEMBERS  group size for (star), 1 to 119 (default 119)
 #   WC_BENCH_STAR_BYTES    datagram payload for (star), 1 to 86 (default 64)
 #   WC_BENCH_STAR_CYCLE_NS fabric cycle_ns values for (star) (default "0 25000")
-#   WC_BENCH_PLANS_MEMBERS members of the group for (plans) (default 500)
+#   WC_BENCH_PLANS      SCHEME:MEMBERS cases for (plans) (default "ocms:500 otms:100")
 #   WC_BENCH_PARTS      "udp mem rtnl mcast star tables dstset plans" (default) or some
 set -u
 
@@ -101,7 +102,7 @@ MCAST_MEMBERS=${WC_BENCH_MCAST_MEMBERS:-8 32 63}
 MCAST_BYTES=${WC_BENCH_MCAST_BYTES:-64 1024}
 MCAST_SINK=${WC_BENCH_MCAST_SINK:-join}
 PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast star tables dstset plans}
-PL_MEMBERS=${WC_BENCH_PLANS_MEMBERS:-500}
+PLANS=${WC_BENCH_PLANS:-ocms:500 otms:100}
 MC_FRAMES=${WC_BENCH_MC_FRAMES:-3000}
 STAR_MEMBERS=${WC_BENCH_STAR_MEMBERS:-119}
 STAR_BYTES=${WC_BENCH_STAR_BYTES:-64}
@@ -199,6 +200,16 @@ for p in $PARTS; do
 	udp | mem | rtnl | mcast | star | tables | dstset | plans) ;;
 	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, star, tables, dstset, plans)" ;;
 	esac
+done
+for case in $PLANS; do
+	case "$case" in
+	ocms:[0-9]* | otms:[0-9]*) ;;
+	*) die "WC_BENCH_PLANS: '$case' is not SCHEME:MEMBERS (ocms or otms, 1 to 1000)" ;;
+	esac
+	n=${case#*:}
+	case "$n" in *[!0-9]*) die "WC_BENCH_PLANS: '$case': members must be a number" ;; esac
+	[ "$n" -ge 1 ] && [ "$n" -le 1000 ] ||
+		die "WC_BENCH_PLANS: '$case': 1 to 1000 members (the mesh has 1024 nodes)"
 done
 for tool in ip iperf jq awk; do
 	command -v "$tool" >/dev/null || die "$tool is missing"
@@ -954,19 +965,24 @@ pl_pushes() {
 }
 
 
-# Lazy OCMS planning on a 32x32 mesh: PL_MEMBERS members, node 0 sends.
-bench_plans() {
+# bench_plans_one SCHEME MEMBERS: lazy planning on a 32x32 mesh, node 0
+# sends to MEMBERS members.
+bench_plans_one() {
+	scheme=$1
+	members=$2
 	grp=01:00:5e:01:02:03
+	rm -f "$TMPD/pl.ready"
 	ip netns add "$NS_MC" || die "cannot add namespace $NS_MC"
 	ip netns exec "$NS_MC" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 \
 		net.ipv6.conf.all.disable_ipv6=1
 	ip -n "$NS_MC" link add wcpl type wormcast topology mesh dims 32x32 \
-		multicast ocms || die "cannot create a 32x32 mesh"
+		multicast "$scheme" || die "cannot create a 32x32 mesh"
 	seq 0 1023 | sed 's/^/link set wcpln/; s/$/ up/' |
 		ip -n "$NS_MC" -batch - || die "cannot bring up the nodes"
 	# one process joins every member (PACKET_ADD_MEMBERSHIP)
 	ip netns exec "$NS_MC" python3 "$WC_ROOT/tests/selftests/rawsend.py" \
-		join "$TMPD/pl.ready" "$grp" $(seq 1 "$PL_MEMBERS" | sed 's/^/wcpln/') &
+		join "$TMPD/pl.ready" "$grp" $(seq 1 "$members" | sed 's/^/wcpln/') &
+	joiner=$!
 	PIDS="$PIDS $!"
 	i=0
 	until [ -e "$TMPD/pl.ready" ]; do
@@ -1006,11 +1022,11 @@ for line in iter(p.stdout.readline, b""):   # unbuffered: as each comes
 	dests=$(ip netns exec "$NS_MC" wormctl -j table show -v wcpl | jq "[.[] |
 		select(.kind == \"plans\")][0].plans | map(select(.src == 0 and
 		.group == \"$grp\"))[0].worms | [.[][]] | length")
-	[ "$dests" = "$PL_MEMBERS" ] ||
-		die "the plan of node 0 has $dests destinations, not $PL_MEMBERS"
+	[ "$dests" = "$members" ] ||
+		die "the plan of node 0 has $dests destinations, not $members"
 	: >"$TMPD/pl.ev" && : >"$TMPD/pl.all" && : >"$TMPD/pl.plan"
 	for run in $(seq "$MEM_RUNS"); do
-		node=$((PL_MEMBERS + run))
+		node=$((members + run))
 		n0=$(pl_pushes)
 		ts=$(date +%s%N)
 		ip -n "$NS_MC" maddr add "$grp" dev "wcpln$node" || die "cannot join"
@@ -1031,11 +1047,17 @@ for line in iter(p.stdout.readline, b""):   # unbuffered: as each comes
 		echo "$((($2 - ts) / 1000))" >>"$TMPD/pl.all"
 		echo "$line" | sed -n 's/.* planning \([0-9.]*\) ms.*/\1/p' >>"$TMPD/pl.plan"
 	done
-	echo "vm.plans.ocms_32x32_${PL_MEMBERS}.event_to_commit: $(median <"$TMPD/pl.ev") us"
-	echo "vm.plans.ocms_32x32_${PL_MEMBERS}.join_to_commit: $(median <"$TMPD/pl.all") us"
-	echo "vm.plans.ocms_32x32_${PL_MEMBERS}.daemon_planning: $(median <"$TMPD/pl.plan") ms"
-	stop_pids "$mon" "$daemon"
+	echo "vm.plans.${scheme}_32x32_$members.event_to_commit: $(median <"$TMPD/pl.ev") us"
+	echo "vm.plans.${scheme}_32x32_$members.join_to_commit: $(median <"$TMPD/pl.all") us"
+	echo "vm.plans.${scheme}_32x32_$members.daemon_planning: $(median <"$TMPD/pl.plan") ms"
+	stop_pids "$mon" "$daemon" "$joiner"
 	ip netns del "$NS_MC"
+}
+
+bench_plans() {
+	for case in $PLANS; do
+		bench_plans_one "${case%%:*}" "${case#*:}"
+	done
 }
 
 note "guest kernel $(uname -r), $(nproc) CPUs, $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) KiB"

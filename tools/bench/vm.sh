@@ -19,7 +19,7 @@
 # WC_BENCH_MEM_DIMS, WC_BENCH_PARTS, WC_BENCH_MCAST_MEMBERS,
 # WC_BENCH_MCAST_BYTES, WC_BENCH_MCAST_SINK, WC_BENCH_MC_FRAMES,
 # WC_BENCH_STAR_MEMBERS, WC_BENCH_STAR_BYTES, WC_BENCH_STAR_CYCLE_NS,
-# WC_BENCH_PLANS_MEMBERS (see
+# WC_BENCH_PLANS (see
 # tests/vm/bench-guest.sh).
 set -u
 
@@ -60,11 +60,11 @@ settings=""
 for var in WC_BENCH_RUNS WC_BENCH_SECS WC_BENCH_MEM_RUNS WC_BENCH_MEM_DIMS WC_BENCH_RTNL_DIMS \
 	WC_BENCH_PARTS WC_BENCH_MCAST_MEMBERS WC_BENCH_MCAST_BYTES WC_BENCH_MCAST_SINK \
 	WC_BENCH_MC_FRAMES WC_BENCH_STAR_MEMBERS WC_BENCH_STAR_BYTES WC_BENCH_STAR_CYCLE_NS \
-	WC_BENCH_PLANS_MEMBERS; do
+	WC_BENCH_PLANS; do
 	eval "val=\${$var-}"
 	[ -n "$val" ] || continue
 	case $val in
-	*[!A-Za-z0-9x\ ]*) fail "$var: unexpected characters in '$val'" ;;
+	*[!A-Za-z0-9x:\ ]*) fail "$var: unexpected characters in '$val'" ;;
 	esac
 	settings="$settings $var='$val'"
 done
