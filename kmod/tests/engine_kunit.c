@@ -11,13 +11,7 @@
  */
 #include <kunit/test.h>
 
-/* The shared cases' check interface, in KUnit expectations. */
-#define CASE_CTX struct kunit
-#define CASE_CHECK(ctx, cond, ...) KUNIT_EXPECT_TRUE_MSG(ctx, cond, __VA_ARGS__)
-#define CASE_EQ(ctx, got, want, ...) \
-	KUNIT_EXPECT_EQ_MSG(ctx, (s64)(got), (s64)(want), __VA_ARGS__)
-#define CASE_REQUIRE(ctx, cond, ...) \
-	KUNIT_ASSERT_TRUE_MSG(ctx, cond, __VA_ARGS__)
+#include "case_kunit.h"
 
 #include "engine_cases.h"
 #include "tree_cases.h"

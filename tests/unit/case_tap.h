@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The check interface of the cases shared with the KUnit suites
- * (kmod/tests/ *_cases.h), in TAP; ctx is unused (NULL).  Include after
+ * (kmod/tests/ *_cases.h), in TAP, as kmod/tests/case_kunit.h is in KUnit
+ * expectations; ctx is unused (NULL).  Include after
  * tap.h and before the cases.
  */
 #ifndef WC_CASE_TAP_H
