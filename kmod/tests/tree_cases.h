@@ -791,7 +791,7 @@ static void case_tree_traffic_on(CASE_CTX *ctx, struct case_tables *ct,
 	struct case_rec *rec;
 	struct wc_engine *e;
 	u64 st = 99 + repl, expected = 0;
-	u32 n = t->nnodes, sent = 0, i, round;
+	u32 n = t->nnodes, sent = 0, i, round, max_backlog = heavy ? 3 : 1;
 	struct wc_msg **all = wc_calloc(600, sizeof(*all));
 	u32 *count;
 
@@ -822,7 +822,7 @@ static void case_tree_traffic_on(CASE_CTX *ctx, struct case_tables *ct,
 			if (heavy || !(case_rnd(&st) % 4))
 				nd = 2 + case_rnd(&st) % 10;
 			if ((!heavy && case_rnd(&st) % 3) ||
-			    wc_engine_backlog(e, i) > (heavy ? 3 : 1))
+			    wc_engine_backlog(e, i) > max_backlog)
 				continue;
 			m = wc_zalloc(wc_msg_size(e));
 			CASE_REQUIRE(ctx, m, "message");

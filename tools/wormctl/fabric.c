@@ -214,16 +214,13 @@ static int decode_fault(const struct nlattr *nest, struct wc_fabric_info *f)
 	return 0;
 }
 
-/* The node ids of a bitmap attribute (u32 words) into *@list, *@n. */
-static int decode_nodes(const struct nlattr *a, uint32_t **list, uint32_t *n)
+/* The node ids of a bitmap of @len bytes (u32 words) into *@list, *@n. */
+static int bitmap_node_ids(const void *p, uint32_t len, uint32_t **list,
+			   uint32_t *n)
 {
-	const uint32_t *w;
-	uint32_t nw, i, len;
-	const void *p;
+	const uint32_t *w = p;
+	uint32_t nw = len / sizeof(uint32_t), i;
 
-	attr_bytes(a, &p, &len);
-	w = p;
-	nw = len / sizeof(uint32_t);
 	free(*list);
 	*n = 0;
 	*list = calloc(nw ? (size_t)nw * 32 : 1, sizeof(uint32_t));
@@ -240,6 +237,8 @@ static int decode_group(const struct nlattr *nest, struct wc_fabric_info *f)
 {
 	struct wc_group_info *g = wc_fabric_add_group(f);
 	const struct nlattr *a;
+	const void *p;
+	uint32_t len;
 
 	if (!g)
 		return -ENOMEM;
@@ -254,11 +253,14 @@ static int decode_group(const struct nlattr *nest, struct wc_fabric_info *f)
 			attr_u32(a, &g->nmembers);
 			break;
 		case WORMCAST_GROUP_MEMBERS:
-			if (decode_nodes(a, &g->members, &g->nlist))
+			attr_bytes(a, &p, &len);
+			if (bitmap_node_ids(p, len, &g->members, &g->nlist))
 				return -ENOMEM;
 			break;
 		case WORMCAST_GROUP_UNPLANNED:
-			if (decode_nodes(a, &g->unplanned, &g->nunplanned))
+			attr_bytes(a, &p, &len);
+			if (bitmap_node_ids(p, len, &g->unplanned,
+					    &g->nunplanned))
 				return -ENOMEM;
 			break;
 		}
