@@ -12,7 +12,7 @@
 # Environment: as tests/vm/run.sh (WC_SELFTESTS, WC_VM_KEEP, ...), plus
 #   WC_DEBUG_KMOD     where to build the debug module (default build/debug-kmod)
 # Defaults differ for the slower debug guest: WC_VM_MEM 2048 MiB,
-# WC_SELFTESTS_SKIP 50,53,54,86, WC_KERNEL_ARGS kmemleak=off (set them empty to
+# WC_SELFTESTS_SKIP 42,50,53,54,86, WC_KERNEL_ARGS kmemleak=off (set them empty to
 # run everything with kmemleak on).
 set -eu
 
@@ -54,6 +54,6 @@ export WC_SCHEMES=${WC_SCHEMES-unicast,spam,dstm-1}
 export WC_LABEL_SCHEMES=${WC_LABEL_SCHEMES-dual-path}
 WC_KERNEL="$kbuild/arch/x86/boot/bzImage" WC_MODULE="$module" \
 WC_VM_MEM=${WC_VM_MEM:-2048} \
-WC_SELFTESTS_SKIP=${WC_SELFTESTS_SKIP-50,53,54,86} \
+WC_SELFTESTS_SKIP=${WC_SELFTESTS_SKIP-42,50,53,54,86} \
 WC_KERNEL_ARGS=${WC_KERNEL_ARGS-kmemleak=off} \
 	exec "$WC_ROOT/tests/vm/run.sh" selftests </dev/null
