@@ -55,6 +55,17 @@ struct case_rec {
 	bool free_msgs;		/* wc_free() messages in msg_done */
 };
 
+/* Free @n messages that their test kept (free_msgs false), with headers. */
+static inline void case_msgs_free(struct wc_msg **all, u32 n)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		wc_free(all[i]->hdr);
+		wc_free(all[i]);
+	}
+}
+
 /* Marsaglia's xorshift64; a number from the state's high bits. */
 static inline u32 case_rnd(u64 *st)
 {

@@ -294,22 +294,32 @@ static void case_fault_run(CASE_CTX *ctx, const struct fault_run *fr)
 		   "%s: no duplicate, stray or unbalanced message, no watchdog, no route error (%u %u %u %u)",
 		   fr->name, dup, stray, rec->deadlocks, rec->route_errors);
 	wc_engine_destroy(e);
-	for (i = 0; i < sent; i++) {
-		wc_free(all[i]->hdr);
-		wc_free(all[i]);
-	}
+	case_msgs_free(all, sent);
 	wc_free(all);
 	wc_free(count);
 	case_rec_free(rec);
+}
+
+/* case_fault_run() on the trees of @ct (freed here). */
+static void case_fault_run_trees(CASE_CTX *ctx, struct fault_run *fr,
+				 struct case_tables *ct)
+{
+	struct wc_tree_set ts;
+
+	CASE_REQUIRE(ctx, !wc_tree_set_build(&ts, &ct->t, ct->h, ct->len, NULL),
+		     "%s: tables", fr->name);
+	fr->t = &ct->t;
+	fr->tables = &ts;
+	case_fault_run(ctx, fr);
+	wc_tree_set_free(&ts);
+	case_tables_free(ct);
 }
 
 static void case_fault_traffic(CASE_CTX *ctx, u32 nmsgs)
 {
 	struct fault_run fr = { .nmsgs = nmsgs, .seed = 7, .buf = 1 };
 	struct wc_topo mesh, torus;
-	struct case_tables *ct;
 	struct wormcast_labels *h;
-	struct wc_tree_set ts;
 	struct wc_label_set ls;
 	u32 dims[2] = { 6, 6 };
 	size_t len;
@@ -329,26 +339,13 @@ static void case_fault_traffic(CASE_CTX *ctx, u32 nmsgs)
 
 	/* trees: DSTM on a torus, SPAM's BFS tree on a mesh */
 	fr.algo = &wc_algo_tree;
-	ct = case_dstm_tables(ctx, 8, 8, 0, 0, 4, 4);
-	CASE_REQUIRE(ctx, !wc_tree_set_build(&ts, &ct->t, ct->h, ct->len, NULL),
-		     "dstm tables");
 	fr.name = "dstm tree torus 8x8";
-	fr.t = &ct->t;
-	fr.tables = &ts;
 	fr.seed = 9;
-	case_fault_run(ctx, &fr);
-	wc_tree_set_free(&ts);
-	case_tables_free(ct);
-	ct = case_bfs_tables(ctx, WC_TOPO_MESH, 2, dims, 14);
-	CASE_REQUIRE(ctx, !wc_tree_set_build(&ts, &ct->t, ct->h, ct->len, NULL),
-		     "spam tables");
+	case_fault_run_trees(ctx, &fr, case_dstm_tables(ctx, 8, 8, 0, 0, 4, 4));
 	fr.name = "spam tree mesh 6x6";
-	fr.t = &ct->t;
-	fr.tables = &ts;
 	fr.seed = 10;
-	case_fault_run(ctx, &fr);
-	wc_tree_set_free(&ts);
-	case_tables_free(ct);
+	case_fault_run_trees(ctx, &fr,
+			     case_bfs_tables(ctx, WC_TOPO_MESH, 2, dims, 14));
 
 	/* paths: dual-path on a mesh, Hamiltonian path on a torus */
 	fr.algo = &wc_algo_label;

@@ -860,10 +860,7 @@ static void case_tree_traffic_on(CASE_CTX *ctx, struct case_tables *ct,
 		CASE_EQ(ctx, stray, 0, "%s: no delivery off the group", what);
 	}
 	wc_engine_destroy(e);	/* after a failure, frees no message */
-	for (i = 0; i < sent; i++) {
-		wc_free(all[i]->hdr);
-		wc_free(all[i]);
-	}
+	case_msgs_free(all, sent);
 	wc_free(all);
 	wc_free(count);
 	case_rec_free(rec);

@@ -143,10 +143,7 @@ static void multicasts(const struct wc_topo *t, const struct wc_tree_set *ts,
 	tot->mc_stray += stray + (r->done != nmsg) + es.deadlocks + es.route_errors;
 	tot->absorbed += es.fault_absorbed;
 	tot->drops += es.fault_drops;
-	for (i = 0; i < nmsg; i++) {
-		wc_free(all[i]->hdr);
-		wc_free(all[i]);
-	}
+	case_msgs_free(all, nmsg);
 	wc_engine_destroy(e);
 	free(count);
 	case_rec_free(r);
