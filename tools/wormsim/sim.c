@@ -17,6 +17,7 @@
 
 #include "sim.h"
 #include "plans_table.h"
+#include "mcast_kind.h"
 
 extern char **environ;
 
@@ -325,7 +326,7 @@ enum {
 	OPT_CSV, OPT_SWEEP, OPT_PLOT, OPT_JSON, OPT_JOBS, OPT_KNEE,
 	OPT_MULTICAST, OPT_RT_PAIR, OPT_RT_SEED, OPT_RT_TRIALS,
 	OPT_MCAST0, OPT_DRAWS, OPT_SEND_OVH, OPT_RECV_OVH, OPT_LINKS_JSON,
-	OPT_BCAST, OPT_SRC,
+	OPT_BCAST, OPT_SRC, OPT_FAULT_LINK, OPT_RANDOM_FAULTS,
 };
 
 static const struct option long_opts[] = {
@@ -370,6 +371,8 @@ static const struct option long_opts[] = {
 	{ "recv-ovh", required_argument, NULL, OPT_RECV_OVH },
 	{ "bcast", required_argument, NULL, OPT_BCAST },
 	{ "src", required_argument, NULL, OPT_SRC },
+	{ "fault-link", required_argument, NULL, OPT_FAULT_LINK },
+	{ "random-faults", required_argument, NULL, OPT_RANDOM_FAULTS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -432,6 +435,13 @@ void sim_usage(FILE *f)
 "                       (default 0)\n"
 "  --rt-trials N        rt average/best: random orders tried, 1..100000\n"
 "                       (default 100)\n"
+"  --fault-link A:B     two-tree schemes: the link between adjacent nodes A\n"
+"                       and B is faulty (repeatable): the trees table carries\n"
+"                       it, as wormcastd's does, and the engine has it failed;\n"
+"                       messages take the tree that avoids it (DSTM section 7,\n"
+"                       global information)\n"
+"  --random-faults N    two-tree schemes: N more faulty links drawn at random\n"
+"                       with --seed\n"
 "\n"
 "Traffic (Poisson arrivals at every node, uniform random destinations):\n"
 "  --load F             offered load in data flits per node per cycle,\n"
@@ -515,6 +525,8 @@ struct raw_args {
 	const char *multicast, *rt_pair, *rt_seed, *rt_trials;
 	const char *mcast0, *draws, *send_ovh, *recv_ovh;
 	const char *bcast, *src;
+	const char *fault_link[WORMCAST_TREES_MAX_FAULTS], *random_faults;
+	u32 nfault_link;
 };
 
 static int resolve_topology(const struct raw_args *a, struct sim_config *cfg,
@@ -1042,6 +1054,141 @@ static int check_replication(struct sim_config *cfg, char *err, size_t len)
 		    worm > WC_MAX_BUF_FLITS ? " (the engine's most is 64)" : "");
 }
 
+/* Add the links between adjacent @a and @b (two on a ring of 2) once. */
+static int add_fault(struct sim_config *cfg, u32 a, u32 b)
+{
+	const struct wc_topo *t = &cfg->topo;
+	u32 p, l, i;
+
+	for (p = 0; p < t->nports; p++) {
+		if (wc_topo_neighbor(t, a, p) != b)
+			continue;
+		l = wc_link_id(t, a, p);
+		for (i = 0; i < cfg->nfaults; i++)
+			if (cfg->fault_links[i] == l)
+				return -EEXIST;
+		if (cfg->nfaults == WORMCAST_TREES_MAX_FAULTS)
+			return -E2BIG;
+		cfg->fault_links[cfg->nfaults++] = l;
+	}
+	return 0;
+}
+
+/*
+ * --fault-link A:B and --random-faults N: the faulty links into the table
+ * with daemon/lib's call (wormcastd's), checked by building a tree set from
+ * it as the kernel does; each run's engine fails them (sim_engine_faults()).
+ */
+static int resolve_faults(const struct raw_args *a, struct sim_config *cfg,
+			  char *err, size_t len)
+{
+	const struct wc_topo *t = &cfg->topo;
+	struct wc_tree_set set;
+	const char *why = NULL;
+	struct sim_rng rng;
+	u32 i, k, n = 0, tries;
+	u64 x, y;
+	int ret;
+
+	if (!a->nfault_link && !a->random_faults)
+		return 0;
+	if (cfg->mcast0 || cfg->bcast)
+		return errf(err, len, 1,
+			    "--fault-link and --random-faults go with traffic runs, not --mcast0 or --bcast");
+	if (!wc_mcast_two_trees(cfg->mcast_scheme))
+		return errf(err, len, 1,
+			    "--fault-link and --random-faults need a two-tree scheme (--multicast dstm-1, dstm-2 or rt)");
+	for (i = 0; i < a->nfault_link; i++) {
+		const char *s = a->fault_link[i], *colon = strchr(s, ':');
+		char na[24];
+
+		if (!colon || (size_t)(colon - s) >= sizeof(na))
+			return errf(err, len, 1,
+				    "--fault-link: expected A:B (two node ids), got '%s'", s);
+		memcpy(na, s, (size_t)(colon - s));
+		na[colon - s] = '\0';
+		if (!parse_u64(na, 0, t->nnodes - 1, &x) ||
+		    !parse_u64(colon + 1, 0, t->nnodes - 1, &y))
+			return errf(err, len, 1,
+				    "--fault-link: expected A:B with nodes 0..%u, got '%s'",
+				    t->nnodes - 1, s);
+		if (wc_topo_port_to(t, (u32)x, (u32)y) == WC_NO_PORT)
+			return errf(err, len, 1,
+				    "--fault-link %s: nodes %llu and %llu are not adjacent: no such link",
+				    s, (unsigned long long)x, (unsigned long long)y);
+		ret = add_fault(cfg, (u32)x, (u32)y);
+		if (ret)
+			return errf(err, len, 1, "--fault-link %s: %s", s,
+				    ret == -EEXIST ? "the link is listed twice" :
+				    "too many faulty links");
+	}
+	if (a->random_faults) {
+		if (!parse_u64(a->random_faults, 1, wc_topo_nlinks(t) - cfg->nfaults, &x))
+			return errf(err, len, 1,
+				    "--random-faults: expected 1..%u (links not already faulty), got '%s'",
+				    wc_topo_nlinks(t) - cfg->nfaults, a->random_faults);
+		if (x + cfg->nfaults > WORMCAST_TREES_MAX_FAULTS)
+			return errf(err, len, 1,
+				    "--random-faults: at most %u faulty links in all",
+				    WORMCAST_TREES_MAX_FAULTS);
+		/* a stream of its own: the traffic of --seed stays the same */
+		sim_rng_seed(&rng, cfg->seed ^ 0x6661756c74ull);
+		for (tries = 0; n < x && tries < 1000000; tries++) {
+			u32 l = sim_rng_below(&rng, wc_link_space(t)), la, pa, lb, pb;
+
+			wc_link_ends(t, l, &la, &pa, &lb, &pb);
+			if (lb == WC_NO_NODE || wc_link_id(t, la, pa) != l ||
+			    wc_link_id(t, la, wc_topo_port_to(t, la, lb)) != l)
+				continue;	/* not a link, or not its first */
+			if (!add_fault(cfg, la, lb))
+				n++;
+		}
+		if (n < x)
+			return errf(err, len, 1, "--random-faults: could not draw %llu links",
+				    (unsigned long long)x);
+		cfg->random_faults = n;
+	}
+	ret = wc_trees_table_set_faults(&cfg->table, &cfg->table_len, t,
+					cfg->fault_links, cfg->nfaults, &why);
+	if (ret)
+		return errf(err, len, 1, "faulty links: %s",
+			    ret == -ENOMEM ? "out of memory" : why);
+	ret = wc_tree_set_build(&set, t, cfg->table, cfg->table_len, &why);
+	if (ret)
+		return errf(err, len, 1, "faulty links: table refused by the engine: %s",
+			    ret == -ENOMEM ? "out of memory" : why);
+	for (i = 0; i < cfg->nfaults; i++) {
+		u32 la, pa, lb, pb;
+
+		wc_link_ends(t, cfg->fault_links[i], &la, &pa, &lb, &pb);
+		cfg->fault_tree[i] = -1;
+		for (k = 0; k < set.ntrees; k++)
+			if (set.entry[k][la].parent_port == pa ||
+			    set.entry[k][lb].parent_port == pb)
+				cfg->fault_tree[i] = (s8)k;
+	}
+	wc_tree_set_free(&set);
+	return 0;
+}
+
+int sim_engine_faults(const struct sim_config *cfg, struct wc_engine *e,
+		      const char **why)
+{
+	u32 i, a, pa, b, pb;
+	int err;
+
+	for (i = 0; i < cfg->nfaults; i++) {
+		wc_link_ends(&cfg->topo, cfg->fault_links[i], &a, &pa, &b, &pb);
+		/* two parallel links (a ring of 2) fail together */
+		if (wc_engine_link_failed(e, a, b))
+			continue;
+		err = wc_engine_fault_link(e, a, b, true, why);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 void sim_config_free(struct sim_config *cfg)
 {
 	free(cfg->table);
@@ -1192,6 +1339,16 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 		case OPT_SRC:
 			a.src = optarg;
 			break;
+		case OPT_FAULT_LINK:
+			if (a.nfault_link == WORMCAST_TREES_MAX_FAULTS)
+				return errf(err, errlen, 1,
+					    "--fault-link: at most %u faulty links",
+					    WORMCAST_TREES_MAX_FAULTS);
+			a.fault_link[a.nfault_link++] = optarg;
+			break;
+		case OPT_RANDOM_FAULTS:
+			a.random_faults = optarg;
+			break;
 		case ':':
 			return errf(err, errlen, 2, "option '%s' needs an argument",
 				    argv[optind - 1]);
@@ -1218,6 +1375,8 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 		ret = resolve_traffic(&a, cfg, err, errlen);
 	if (!ret)
 		ret = check_replication(cfg, err, errlen);
+	if (!ret)
+		ret = resolve_faults(&a, cfg, err, errlen);
 	if (ret)
 		sim_config_free(cfg);
 	return ret;
@@ -1487,15 +1646,16 @@ static void swap_nodes(struct sim_state *st, u32 i, u32 j)
  * are merged into one of rate nodes * lambda whose arrivals pick their
  * source uniformly: the same distribution as one process per node.
  */
-static int sim_generate(struct sim_state *st, u64 now)
+/*
+ * Submit a message from @src to the @nd destinations @dsts (distinct, not
+ * @src) at engine time now; @tagged: measured.
+ */
+static int sim_submit(struct sim_state *st, u32 src, const u32 *dsts, u32 nd,
+		      enum sim_class cls, bool tagged)
 {
 	const struct sim_config *cfg = st->cfg;
-	u32 nnodes = cfg->topo.nnodes;
-	u32 src = sim_rng_below(&st->rng, nnodes);
-	bool mcast = cfg->mcast_frac > 0 &&
-		     sim_rng_uniform(&st->rng) < cfg->mcast_frac;
 	struct sim_msg *sm;
-	u32 i, dst;
+	u32 i;
 
 	/* the wc_msg is counted with its sim_msg in st->msg_bytes */
 	sm = st_zalloc(st, st->msg_bytes);
@@ -1511,27 +1671,14 @@ static int sim_generate(struct sim_state *st, u64 now)
 		/* sized for dsts_max at state_init(); this message needs ... */
 		sm->m->hdr = sm->hdr;
 	}
-	sm->cls = mcast ? SIM_MULTICAST : SIM_UNICAST;
-	sm->tagged = in_window(st, now);
-	if (mcast) {
-		sm->ndsts = cfg->dsts_min +
-			    sim_rng_below(&st->rng, cfg->dsts_max - cfg->dsts_min + 1);
-		/* partial Fisher-Yates over every node but the source */
-		swap_nodes(st, st->pos[src], nnodes - 1);
-		for (i = 0; i < sm->ndsts; i++) {
-			swap_nodes(st, i, i + sim_rng_below(&st->rng, nnodes - 1 - i));
-			wc_msg_add_dst(st->e, sm->m, st->perm[i]);
-		}
-	} else {
-		sm->ndsts = 1;
-		dst = sim_rng_below(&st->rng, nnodes - 1);
-		if (dst >= src)
-			dst++;
-		wc_msg_add_dst(st->e, sm->m, dst);
-	}
+	sm->cls = cls;
+	sm->tagged = tagged;
+	sm->ndsts = nd;
+	for (i = 0; i < nd; i++)
+		wc_msg_add_dst(st->e, sm->m, dsts[i]);
 	if (st->hdr_words)
 		sm->m->hdr_max = wc_algo_hdr_words(cfg->algo, sm->ndsts);
-	if (mcast && st->planner && sim_plan_msg(st->planner, sm->m))
+	if (cls == SIM_MULTICAST && st->planner && sim_plan_msg(st->planner, sm->m))
 		st->res->plan_fallback++;	/* by dual-path, as the kernel */
 	if (sm->tagged) {
 		st->res->tagged++;
@@ -1544,6 +1691,31 @@ static int sim_generate(struct sim_state *st, u64 now)
 	sm->t_submit = wc_engine_now(st->e);
 	wc_engine_submit(st->e, sm->m);
 	return 0;
+}
+
+static int sim_generate(struct sim_state *st, u64 now)
+{
+	const struct sim_config *cfg = st->cfg;
+	u32 nnodes = cfg->topo.nnodes;
+	u32 src = sim_rng_below(&st->rng, nnodes);
+	bool mcast = cfg->mcast_frac > 0 &&
+		     sim_rng_uniform(&st->rng) < cfg->mcast_frac;
+	u32 i, nd, dst;
+
+	if (mcast) {
+		nd = cfg->dsts_min +
+		     sim_rng_below(&st->rng, cfg->dsts_max - cfg->dsts_min + 1);
+		/* partial Fisher-Yates over every node but the source */
+		swap_nodes(st, st->pos[src], nnodes - 1);
+		for (i = 0; i < nd; i++)
+			swap_nodes(st, i, i + sim_rng_below(&st->rng, nnodes - 1 - i));
+		return sim_submit(st, src, st->perm, nd, SIM_MULTICAST,
+				  in_window(st, now));
+	}
+	dst = sim_rng_below(&st->rng, nnodes - 1);
+	if (dst >= src)
+		dst++;
+	return sim_submit(st, src, &dst, 1, SIM_UNICAST, in_window(st, now));
 }
 
 static u32 nchannels(const struct wc_topo *t)
@@ -1622,6 +1794,9 @@ static int state_init(struct sim_state *st, const struct sim_config *cfg,
 	st->e = wc_engine_create(t, &cfg->params, cfg->algo, &sim_ops, st);
 	if (!st->perm || !st->pos || !st->lat || !st->e)
 		return -ENOMEM;
+	err = sim_engine_faults(cfg, st->e, NULL);
+	if (err)
+		return err;
 	if (cfg->table && wc_label_scheme(cfg->mcast_scheme)) {
 		/* our own set: it holds the source's scratch */
 		st->labels = st_zalloc(st, sizeof(*st->labels));
@@ -2040,6 +2215,29 @@ static void format_dims(const struct wc_topo *t, char *buf, size_t len)
 static const char *class_name[SIM_NCLASSES] = { "unicast", "multicast" };
 static const char *class_short[SIM_NCLASSES] = { "uni", "mc" };
 
+/* --fault-link, --random-faults: "A-B (tree k)" per faulty link. */
+static void print_faults(FILE *f, const struct sim_config *cfg)
+{
+	u32 i, a, pa, b, pb;
+
+	if (!cfg->nfaults)
+		return;
+	fprintf(f, "faults:  %u faulty link(s)", cfg->nfaults);
+	if (cfg->random_faults)
+		fprintf(f, " (%u drawn with seed %llu)", cfg->random_faults,
+			(unsigned long long)cfg->seed);
+	fputs(", in the table (global information) and failed in the engine:", f);
+	for (i = 0; i < cfg->nfaults; i++) {
+		wc_link_ends(&cfg->topo, cfg->fault_links[i], &a, &pa, &b, &pb);
+		if (cfg->fault_tree[i] < 0)
+			fprintf(f, "%s%u-%u (no tree)", i ? ", " : " ", a, b);
+		else
+			fprintf(f, "%s%u-%u (tree %d)", i ? ", " : " ", a, b,
+				cfg->fault_tree[i]);
+	}
+	fputc('\n', f);
+}
+
 /* The tree scheme and what its table's construction saw. */
 static void print_trees(FILE *f, const struct sim_config *cfg)
 {
@@ -2066,6 +2264,7 @@ static void print_trees(FILE *f, const struct sim_config *cfg)
 		fprintf(f, "; combined diameter %u, average distance %.3f", in->cd,
 			in->ad);
 	fprintf(f, "; table %zu bytes\n", cfg->table_len);
+	print_faults(f, cfg);
 }
 
 static void print_setup(FILE *f, const struct sim_config *cfg)
@@ -2240,6 +2439,18 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			cfg->trees_info.ad);
 	else
 		fputs("\"cd\":null,\"ad\":null},\n", f);
+	fputs(" \"faults\":[", f);
+	for (i = 0; i < cfg->nfaults; i++) {
+		u32 a, pa, b, pb;
+
+		wc_link_ends(&cfg->topo, cfg->fault_links[i], &a, &pa, &b, &pb);
+		fprintf(f, "%s{\"a\":%u,\"b\":%u,\"tree\":", i ? "," : "", a, b);
+		if (cfg->fault_tree[i] < 0)
+			fputs("null}", f);
+		else
+			fprintf(f, "%d}", cfg->fault_tree[i]);
+	}
+	fputs("],\n", f);
 	fprintf(f, " \"params\":{\"flit_bytes\":%u,\"buf_flits\":%u,\"vcs\":%u,"
 		   "\"inj_channels\":%u,\"cons_channels\":%u,\"router_delay\":%u,"
 		   "\"link_delay\":%u,\"startup\":%u,\"replication\":\"%s\","

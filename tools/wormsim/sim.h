@@ -108,6 +108,18 @@ struct sim_config {
 	struct wc_trees_info trees_info;	/* what the table's choice saw */
 	void *table;			/* NULL under unicast */
 	size_t table_len;
+	/*
+	 * --fault-link, --random-faults (two-tree schemes only): faulty links
+	 * (wc_link_id()), as wormcastd learns them from the kernel.  The
+	 * table carries them (wc_trees_table_set_faults(), DSTM section 7
+	 * with global information) and every run's engine has them failed
+	 * (wc_engine_fault_link(), as a live fault).  fault_tree[i]: the tree
+	 * link i belongs to, -1 for none.
+	 */
+	u32 nfaults;
+	u32 fault_links[WORMCAST_TREES_MAX_FAULTS];
+	s8 fault_tree[WORMCAST_TREES_MAX_FAULTS];
+	u32 random_faults;		/* of them, drawn with --seed */
 	/* Offered load: data flits generated per node per cycle. */
 	double load;
 	u32 msg_bytes;
@@ -148,6 +160,12 @@ struct sim_config {
  */
 int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 		   char *err, size_t errlen);
+/*
+ * Fail @cfg's faulty links in engine @e, as the kernel does on a live
+ * fault.  0, or the engine's error with *@why.
+ */
+int sim_engine_faults(const struct sim_config *cfg, struct wc_engine *e,
+		      const char **why);
 /* Free what sim_parse_args() allocated (the tree table); idempotent. */
 void sim_config_free(struct sim_config *cfg);
 /* "unicast-based", or the scheme's name ("dstm-1", "rt-best", ...). */
