@@ -17,6 +17,8 @@
 #   make bench      benchmarks (figures, not pass/fail)
 #   make dstm-figs  Figs. 9 and 10 of the DSTM paper with wormsim (about 15
 #                   min on 2 cores): Documentation/images/dstm-fig{9,10}.*
+#   make dstm-fault-figs  the same traffic with one random faulty link
+#                   (about 5 min): Documentation/images/dstm-fault-fig*
 #   make star-figs  Figs. 7, 8 and 9 of the star paper with wormsim
 #   make path-figs  dual-path, multipath, OCMS, OTMS on meshes with wormsim:
 #                   traffic and latency under load (a few minutes on 1 core)
@@ -69,7 +71,7 @@ NL_CFLAGS = $(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libnl-route-3.0
 NL_LIBS = $(shell pkg-config --libs libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
 
 .PHONY: all module tools userspace deps check unit kunit vm demo bench \
-	install clean checkpatch sparse fuzz-vm dstm-figs star-figs path-figs \
+	install clean checkpatch sparse fuzz-vm dstm-figs dstm-fault-figs star-figs path-figs \
 	dcf-figs
 
 all: module tools
@@ -212,6 +214,17 @@ bench: deps
 # WC_CYCLES, WC_WARMUP, WC_DRAIN, WC_JOBS, WC_FIGS: tools/bench/dstm_figs.sh)
 dstm-figs: $(WORMSIM)
 	tools/bench/dstm_figs.sh
+
+# Documentation/dstm.rst, "One faulty link under load": Figs. 9 and 10's
+# traffic on DSTM-1 and DSTM-2, fault-free and with one random faulty link
+# (wormsim --random-faults 1, a different link per seed)
+dstm-fault-figs: $(WORMSIM)
+	WC_FIGS_NAME=dstm-fault-fig WC_FIGS_RAW=$(BUILD)/bench/dstm-fault-figs \
+	WC_SCHEMES="dstm-1:--multicast=dstm-1 \
+		dstm-1-fault:--multicast=dstm-1=--random-faults=1 \
+		dstm-2:--multicast=dstm-2 \
+		dstm-2-fault:--multicast=dstm-2=--random-faults=1" \
+		tools/bench/dstm_figs.sh
 
 # Documentation/paths.rst, "Figures 7, 8 and 9 of the star paper" (WC_DRAWS,
 # WC_SIZES, WC_FIGS: tools/bench/star_figs.sh; a few minutes on 2 cores)

@@ -12,6 +12,14 @@
 #   WC_SEEDS="1" WC_CYCLES=50000 ...         a quick look
 #   WC_AGGREGATE_ONLY=1 ...                  tables and plots from the last runs
 #
+# Other comparisons on the same parameters (make dstm-fault-figs: DSTM-1
+# with one random faulty link against fault-free DSTM-1):
+#   WC_SCHEMES="LABEL:OPTS ..."   schemes instead of the paper's six, OPTS
+#                                 the wormsim options with '=' for spaces
+#   WC_FIGS_NAME=dstm-fault-fig   output file prefix (default dstm-fig)
+#   WC_FIGS_RAW=DIR               raw runs (default $BUILD/bench/dstm-figs)
+#   WC_SWEEP9=A:B:S, WC_SWEEP10   the loads of each figure (wormsim --sweep)
+#
 # Section 6's parameters, in cycles of 10 ns (the channel propagation
 # delay): startup 10 us = 1000 cycles, router setup 40 ns = 4 cycles, link
 # 1 cycle; 2 consumption channels, 1 injection channel, 128-flit messages,
@@ -24,8 +32,9 @@
 # Run length: WC_WARMUP (50000) + WC_CYCLES (200000) measured cycles, and
 # up to WC_DRAIN (30000) cycles for the measured messages to finish.
 #
-# Output: Documentation/images/dstm-fig{9,10}.{csv,svg,png} (or $WC_FIGS_OUT),
-# the raw wormsim CSV and text of every run in $BUILD/bench/dstm-figs/.
+# Output: Documentation/images/dstm-fig{9,10}.{csv,svg,png} (or $WC_FIGS_OUT,
+# $WC_FIGS_NAME), the raw wormsim CSV and text of every run in
+# $BUILD/bench/dstm-figs/ (or $WC_FIGS_RAW).
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -36,7 +45,8 @@ case $BUILD in
 esac
 WORMSIM=${WORMSIM:-$BUILD/wormsim}
 OUT=${WC_FIGS_OUT:-$ROOT/Documentation/images}
-RAW=$BUILD/bench/dstm-figs
+RAW=${WC_FIGS_RAW:-$BUILD/bench/dstm-figs}
+NAME=${WC_FIGS_NAME:-dstm-fig}
 FIGS=${WC_FIGS:-9 10}
 SEEDS=${WC_SEEDS:-1 2 3 4 5}
 WARMUP=${WC_WARMUP:-50000}
@@ -60,14 +70,19 @@ dstm-2:--multicast=dstm-2
 rt-average:--multicast=rt=--rt-pair=average=--rt-trials=$RT_TRIALS
 rt-best:--multicast=rt=--rt-pair=best=--rt-trials=$RT_TRIALS
 rt-path:--multicast=rt=--rt-pair=path"
+if [ -n "${WC_SCHEMES:-}" ]; then
+	SCHEMES=$(echo "$WC_SCHEMES" | tr ' \t' '\n\n' | grep -v '^$')
+	# the generic plot: one line per scheme, titled by its label
+	PLOT_LABELS=$(echo "$SCHEMES" | cut -d: -f1 | tr '\n' ' ')
+fi
 
 start=$(date +%s)
 for fig in $FIGS; do
 	case $fig in
-	9) traffic="--mcast-frac 0.1 --dsts 48 --sweep 0.00128:0.01792:0.00128"
+	9) traffic="--mcast-frac 0.1 --dsts 48 --sweep ${WC_SWEEP9:-0.00128:0.01792:0.00128}"
 	   title="Fig. 9: 90% unicast, 10% multicast to 48 destinations" ;;
 	# every scheme saturates below 0.005 here: half the step, up to 0.007
-	10) traffic="--mcast-frac 1 --dsts uniform:5:10 --sweep 0.00064:0.00896:0.00064"
+	10) traffic="--mcast-frac 1 --dsts uniform:5:10 --sweep ${WC_SWEEP10:-0.00064:0.00896:0.00064}"
 	    title="Fig. 10: multicast to 5-10 destinations" ;;
 	*) echo "dstm_figs: no figure $fig" >&2; exit 1 ;;
 	esac
@@ -104,9 +119,16 @@ for fig in $FIGS; do
 		# Student t, 97.5% quantile, by degrees of freedom
 		split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262", T, " ")
 	}
-	FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+	# the scheme is the label in the file name (fig9-LABEL-seedN.csv)
+	FNR == 1 {
+		for (i = 1; i <= NF; i++) col[$i] = i
+		label = FILENAME
+		sub(/.*\/fig[0-9]+-/, "", label)
+		sub(/-seed[0-9]+\.csv$/, "", label)
+		next
+	}
 	{
-		s = $col["algo"]; l = $col["load"] + 0
+		s = label; l = $col["load"] + 0
 		k = s SUBSEP l
 		loads[l] = 1
 		n[k]++
@@ -149,9 +171,11 @@ for fig in $FIGS; do
 			}
 			printf "\n"
 		}
-	}' $files >"$OUT/dstm-fig$fig.csv"
+	}' $files >"$OUT/$NAME$fig.csv"
 	xmax=0.0145; [ "$fig" = 10 ] && xmax=0.0072
-	gnuplot -e "xmax=$xmax; csv='$OUT/dstm-fig$fig.csv'; out='$OUT/dstm-fig$fig'; figtitle='$title'" \
+	sweep=$(echo "$traffic" | sed 's/.*--sweep //')
+	xmax=$(echo "$sweep" | awk -F: -v x=$xmax '{ m = ($2 + $3 / 2) / 1.28; print m < x ? m : x }')
+	gnuplot -e "xmax=$xmax; csv='$OUT/$NAME$fig.csv'; out='$OUT/$NAME$fig'; figtitle='$title'; labels='${PLOT_LABELS:-}'" \
 		"$ROOT/tools/bench/dstm_figs.gp" </dev/null
 	# The latency knee (3x zero-load, wormsim's interpolation) per seed,
 	# as an arrival rate in messages/node/us, and its mean.
@@ -187,9 +211,9 @@ for fig in $FIGS; do
 		out = $1
 		for (i = 2; i <= NF - 3; i++) out = out "," $i
 		printf "%s,%s,%s,%s,%s\n", out, n ? sprintf("%.5f", t / n) : "", $(NF - 2), $(NF - 1), $NF
-	}' >"$OUT/dstm-fig$fig-knees.csv"
-	echo "fig $fig: $OUT/dstm-fig$fig.csv -knees.csv .svg .png"
-	column -s, -t <"$OUT/dstm-fig$fig-knees.csv"
-	column -s, -t <"$OUT/dstm-fig$fig.csv" | cut -c1-200
+	}' >"$OUT/$NAME$fig-knees.csv"
+	echo "fig $fig: $OUT/$NAME$fig.csv -knees.csv .svg .png"
+	column -s, -t <"$OUT/$NAME$fig-knees.csv"
+	column -s, -t <"$OUT/$NAME$fig.csv" | cut -c1-200
 done
 echo "dstm_figs: $(($(date +%s) - start)) s; raw runs in $RAW"

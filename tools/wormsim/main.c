@@ -112,7 +112,8 @@ int main(int argc, char **argv)
 			status = 1;
 	}
 	for (i = 0; i < cfg.npoints; i++)
-		if (sw.res[i].deadlocks || sw.res[i].route_errors)
+		if (sw.res[i].deadlocks || sw.res[i].route_errors ||
+		    sw.res[i].misdelivered)
 			status = 1;
 out:
 	if (csv && csv != stdout && fclose(csv) && !status) {

@@ -1498,7 +1498,8 @@ struct sim_msg {
 	u64 t_submit;			/* engine clock at submission */
 	u64 t_last;			/* our clock at the latest delivery */
 	u64 lat_max;			/* latency of the latest destination */
-	u32 ndsts, delivered;
+	u32 ndsts, delivered;		/* destinations reached (once each) */
+	u32 *got;			/* bitmap of them, after hdr[] */
 	u8 cls;
 	bool tagged;			/* generated in the measured window */
 	u32 hdr[];			/* header words (tree schemes), hdr_words */
@@ -1576,6 +1577,12 @@ static void cb_deliver(void *priv, struct wc_msg *m, u32 node, u64 latency)
 	struct sim_state *st = priv;
 	struct sim_msg *sm = m->cookie;
 
+	if (!(m->dstmap[node / 32] & BIT(node % 32)) ||
+	    (sm->got[node / 32] & BIT(node % 32))) {
+		st->res->misdelivered++;
+		return;
+	}
+	sm->got[node / 32] |= BIT(node % 32);
 	sm->delivered++;
 	if (latency > sm->lat_max)
 		sm->lat_max = latency;
@@ -1667,6 +1674,7 @@ static int sim_submit(struct sim_state *st, u32 src, const u32 *dsts, u32 nd,
 		return -ENOMEM;
 	}
 	wc_msg_init(st->e, sm->m, src, cfg->msg_bytes, sm);
+	sm->got = sm->hdr + st->hdr_words;
 	if (st->hdr_words) {
 		/* sized for dsts_max at state_init(); this message needs ... */
 		sm->m->hdr = sm->hdr;
@@ -1832,6 +1840,7 @@ static int state_init(struct sim_state *st, const struct sim_config *cfg,
 	st->hdr_words = wc_algo_hdr_words(cfg->algo, cfg->mcast_frac > 0 ?
 					  cfg->dsts_max : 1);
 	st->msg_bytes = sizeof(struct sim_msg) + st->hdr_words * sizeof(u32) +
+			DIV_ROUND_UP(t->nnodes, 32) * sizeof(u32) +
 			wc_msg_size(st->e);
 	st->mem += wc_engine_mem(st->e);
 	st->mem_peak = st->mem > st->mem_peak ? st->mem : st->mem_peak;
@@ -2379,6 +2388,12 @@ void sim_print_summary(FILE *f, const struct sim_config *cfg,
 			fprintf(f, " route errors %llu (%llu messages lost)",
 				(unsigned long long)r->route_errors,
 				(unsigned long long)r->lost);
+		else if (r->lost)
+			fprintf(f, " %llu messages lost (a destination missed)",
+				(unsigned long long)r->lost);
+		if (r->misdelivered)
+			fprintf(f, " %llu copies misdelivered",
+				(unsigned long long)r->misdelivered);
 		if (r->plan_fallback)
 			fprintf(f, " %llu multicasts without a plan (dual-path)",
 				(unsigned long long)r->plan_fallback);
@@ -2510,7 +2525,7 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 		}
 		fprintf(f, "\"latency_mean\":%.3f,\"latency_ratio\":%.4f,"
 			   "\"link_util_mean\":%.6f,\"link_util_max\":%.6f,"
-			   "\"hops_mean\":%.4f,\"tagged\":%llu,\"incomplete\":%llu,\"lost\":%llu,"
+			   "\"hops_mean\":%.4f,\"tagged\":%llu,\"incomplete\":%llu,\"lost\":%llu,\"misdelivered\":%llu,"
 			   "\"unstable\":%s,\"saturated\":%s,\"deadlocks\":%llu,\"route_errors\":%llu,"
 			   "\"plan_fallback\":%llu,\"cycles_total\":%llu,\"flit_hops_total\":%llu,\"mem_peak_bytes\":%llu,"
 			   "\"watchdog_dump\":",
@@ -2519,6 +2534,7 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			(unsigned long long)r->tagged,
 			(unsigned long long)r->incomplete,
 			(unsigned long long)r->lost,
+			(unsigned long long)r->misdelivered,
 			r->unstable ? "true" : "false",
 			r->saturated ? "true" : "false",
 			(unsigned long long)r->deadlocks,

@@ -211,6 +211,9 @@ struct sim_result {
 	u64 tagged;			/* messages generated in the window */
 	u64 incomplete;			/* ... not finished when the run stopped */
 	u64 lost;			/* ... finished with a destination missed */
+	/* copies consumed at a node not (or no longer) awaiting them: at
+	 * no destination of the message, or a second time (all the run) */
+	u64 misdelivered;
 	/* ocms/otms: multicasts sent by dual-path (no plan), all the run */
 	u64 plan_fallback;
 	/* incomplete, or accepted < 95% of offered: the queues grow */

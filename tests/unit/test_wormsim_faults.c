@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wormsim --fault-link and --random-faults (DSTM section 7 with global
+ * information; Documentation/wormsim.rst, "Faulty links"), on a 16x16
+ * torus with section 6's parameters.  Checked, with one faulty link of
+ * tree 0 and one of tree 1 in turn:
+ *  - under Fig. 9's and Fig. 10's traffic every destination of every
+ *    message consumes it exactly once (no copy at a non-destination, none
+ *    twice, no message finished with a destination missed), the watchdog
+ *    never fires, and the faulty link's two channels carry no flit (their
+ *    busy cycles, the --links-json figures, are 0), while the same traffic
+ *    without the fault does use them;
+ *  - at zero load the latency of a unicast between the link's two ends,
+ *    and between random pairs, is Eq. 1 over the good path: the shortest
+ *    path over the trees' links with the faulty link removed, found here by
+ *    BFS in each tree (a unicast takes the tree whose path avoids the
+ *    fault, the shorter when both do);
+ *  - --random-faults draws distinct real links, reproducibly per --seed,
+ *    and leaves the traffic of the seed unchanged;
+ *  - bad arguments are refused with status 1 or 2 and a message.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "../../tools/wormsim/sim.c"
+
+/* Section 6 (tools/bench/dstm_figs.sh), shorter messages for the tests. */
+#define SEC6 "--topology", "torus", "--dims", "16x16", "--vcs", "1", \
+	"--cons", "2", "--inj", "1", "--startup", "1000", \
+	"--router-delay", "4", "--link-delay", "1", "--buf-flits", "1", \
+	"--replication", "lockstep", "--multicast", "dstm-1"
+#define MSG_FLITS 32
+
+static int parse(struct sim_config *cfg, char *err, size_t len, ...)
+{
+	char *argv[64];
+	int argc = 0;
+	va_list ap;
+	char *s;
+
+	argv[argc++] = "wormsim";
+	va_start(ap, len);
+	while ((s = va_arg(ap, char *)) && argc < 63)
+		argv[argc++] = s;
+	va_end(ap);
+	argv[argc] = NULL;
+	return sim_parse_args(argc, argv, cfg, err, len);
+}
+
+#define PARSE(cfg, err, ...) parse(cfg, err, sizeof(err), __VA_ARGS__, (char *)NULL)
+
+/* A link of tree @k of the fault-free dstm-1 table: a node and its parent. */
+static void tree_link(const struct sim_config *cfg, u32 k, u32 *a, u32 *b)
+{
+	const struct wormcast_trees *h = cfg->table;
+	u32 v = h->root[k] == 0 ? 1 : 0;
+
+	*a = v;
+	*b = wc_topo_neighbor(&cfg->topo, v, h->parent_port[k * h->nnodes + v]);
+}
+
+/*
+ * Links from @a to @b over tree @k of the table's fault-free trees without
+ * the table's faulty links: BFS; U32_MAX when the fault cuts them apart.
+ */
+static u32 tree_bfs(const struct sim_config *cfg, u32 k, u32 a, u32 b)
+{
+	const struct wc_topo *t = &cfg->topo;
+	const struct wormcast_trees *h = cfg->table;
+	u32 n = t->nnodes, *dist = malloc(n * sizeof(u32));
+	u32 *queue = malloc(n * sizeof(u32)), head = 0, tail = 0, v, w, p, i, l;
+	u8 *in = calloc(wc_link_space(t), 1);
+	u32 d;
+
+	if (!dist || !queue || !in) {
+		free(dist);
+		free(queue);
+		free(in);
+		return U32_MAX;
+	}
+	for (v = 0; v < n; v++)
+		if (v != h->root[k])
+			in[wc_link_id(t, v, h->parent_port[k * n + v])] = 1;
+	for (i = 0; i < cfg->nfaults; i++)
+		in[cfg->fault_links[i]] = 0;
+	for (v = 0; v < n; v++)
+		dist[v] = U32_MAX;
+	dist[a] = 0;
+	queue[tail++] = a;
+	while (head < tail) {
+		v = queue[head++];
+		for (p = 0; p < t->nports; p++) {
+			w = wc_topo_neighbor(t, v, p);
+			l = wc_link_id(t, v, p);
+			if (w == WC_NO_NODE || !in[l] || dist[w] != U32_MAX)
+				continue;
+			dist[w] = dist[v] + 1;
+			queue[tail++] = w;
+		}
+	}
+	d = dist[b];
+	free(dist);
+	free(queue);
+	free(in);
+	return d;
+}
+
+/* Latency of one unicast @a -> @b alone in @st's engine; 0 if not done. */
+static u64 lone_unicast(struct sim_state *st, u32 a, u32 b)
+{
+	u32 i;
+
+	sim_hist_init(&st->lat[SIM_UNICAST]);
+	if (sim_submit(st, a, &b, 1, SIM_UNICAST, true))
+		return 0;
+	for (i = 0; i < 10 && wc_engine_busy(st->e); i++)
+		wc_engine_run(st->e, 100000, st->tables);
+	return st->lat[SIM_UNICAST].count == 1 ? st->lat[SIM_UNICAST].max : 0;
+}
+
+static void test_zero_load(u32 k)
+{
+	struct sim_config cfg;
+	struct sim_result res;
+	struct sim_state st;
+	char err[512], fl[32];
+	u32 a, b, i, pairs = 0, wrong = 0, cut = 0, d0, d1, d, s, t;
+	struct sim_rng rng;
+	u64 lat, want;
+
+	PARSE(&cfg, err, SEC6);
+	tree_link(&cfg, k, &a, &b);
+	sim_config_free(&cfg);
+	snprintf(fl, sizeof(fl), "%u:%u", a, b);
+	is_int(PARSE(&cfg, err, SEC6, "--msg-flits", "32", "--fault-link", fl),
+	       0, "--fault-link %s (tree %u): %s", fl, k, err);
+	ok(cfg.nfaults == 1 && cfg.fault_tree[0] == (s8)k,
+	   "one faulty link, of tree %d", cfg.nfaults ? cfg.fault_tree[0] : -1);
+	memset(&res, 0, sizeof(res));
+	if (state_init(&st, &cfg, &res)) {
+		ok(0, "state");
+		state_fini(&st);
+		sim_config_free(&cfg);
+		return;
+	}
+	st.win_end = U64_MAX;
+	sim_rng_seed(&rng, 7 + k);
+	for (i = 0; i < 2 + 200; i++) {
+		if (i < 2) {	/* the link's two ends, both ways */
+			s = i ? b : a;
+			t = i ? a : b;
+		} else {
+			s = sim_rng_below(&rng, 256);
+			t = sim_rng_below(&rng, 255);
+			t += t >= s;
+		}
+		d0 = tree_bfs(&cfg, 0, s, t);
+		d1 = tree_bfs(&cfg, 1, s, t);
+		cut += d0 == U32_MAX || d1 == U32_MAX;
+		d = d0 < d1 ? d0 : d1;
+		/* Eq. 1: alpha + d (router + link delay) + L - 1, L = 1 + 32 + 1 */
+		want = 1000 + (u64)d * (4 + 1) + MSG_FLITS + 1;
+		lat = lone_unicast(&st, s, t);
+		pairs++;
+		if (lat != want && wrong++ < 3)
+			diag("%u -> %u: latency %llu, want %llu (tree paths %d, %d)",
+			     s, t, (unsigned long long)lat,
+			     (unsigned long long)want, (int)d0, (int)d1);
+		if (i < 2)
+			ok(d != U32_MAX && (k ? d1 : d0) == U32_MAX &&
+			   lat == want,
+			   "tree %u link %u-%u: %u -> %u at zero load in %llu cycles = Eq. 1 over the other tree's %u links",
+			   k, a, b, s, t, (unsigned long long)lat, d);
+	}
+	ok(!wrong && cut >= 2,
+	   "tree %u fault: %u unicasts at Eq. 1 over the good path's BFS length (%u cut in one tree)",
+	   k, pairs, cut);
+	ok(!res.deadlocks && !res.route_errors && !res.misdelivered && !res.lost,
+	   "tree %u fault, zero load: no watchdog, route error, loss or misdelivery", k);
+	state_fini(&st);
+	sim_config_free(&cfg);
+}
+
+/* Busy cycles of both channels of link @l in @res. */
+static u64 link_busy(const struct sim_config *cfg, const struct sim_result *res,
+		     u32 l)
+{
+	u32 a, pa, b, pb;
+
+	wc_link_ends(&cfg->topo, l, &a, &pa, &b, &pb);
+	return res->link_busy[a * cfg->topo.nports + pa] +
+	       res->link_busy[b * cfg->topo.nports + pb];
+}
+
+static void test_traffic(u32 k, bool fig10)
+{
+	const char *fig = fig10 ? "Fig. 10" : "Fig. 9";
+	struct sim_config cfg, free_cfg;
+	struct sim_result res, free_res;
+	char err[512], fl[32];
+	u32 a, b;
+	u64 busy, free_busy;
+
+	PARSE(&cfg, err, SEC6);
+	tree_link(&cfg, k, &a, &b);
+	sim_config_free(&cfg);
+	snprintf(fl, sizeof(fl), "%u:%u", a, b);
+	/* below the knee: section 6's messages, the middle of the figures */
+#define TRAFFIC "--msg-flits", "128", "--mcast-frac", fig10 ? "1" : "0.1", \
+	"--dsts", fig10 ? "uniform:5:10" : "48", \
+	"--load", fig10 ? "0.003" : "0.006", \
+	"--warmup", "5000", "--cycles", "40000", "--drain", "30000"
+	is_int(PARSE(&cfg, err, SEC6, TRAFFIC, "--fault-link", fl), 0,
+	       "%s traffic, link %s faulty: %s", fig, fl, err);
+	is_int(PARSE(&free_cfg, err, SEC6, TRAFFIC), 0, "the same, fault-free");
+	cfg.links_json = free_cfg.links_json = "-";	/* keep the busy cycles */
+	memset(&res, 0, sizeof(res));
+	memset(&free_res, 0, sizeof(free_res));
+	if (sim_run(&cfg, cfg.load, &res) || sim_run(&free_cfg, free_cfg.load,
+						     &free_res)) {
+		ok(0, "runs");
+		goto out;
+	}
+	busy = link_busy(&cfg, &res, cfg.fault_links[0]);
+	free_busy = link_busy(&cfg, &free_res, cfg.fault_links[0]);
+	ok(res.tagged > 200 && res.cls[SIM_MULTICAST].count > 20 &&
+	   !res.incomplete && !res.lost && !res.misdelivered,
+	   "%s, tree %u link %s faulty: %llu messages (%llu multicasts), every destination consumed exactly once",
+	   fig, k, fl, (unsigned long long)res.tagged,
+	   (unsigned long long)res.cls[SIM_MULTICAST].count);
+	ok(!res.deadlocks && !res.route_errors && !res.dump[0],
+	   "%s, tree %u fault: the watchdog never fired, no route error", fig, k);
+	ok(busy == 0 && free_busy > 0,
+	   "%s, tree %u fault: the faulty link's channels busy %llu cycles (fault-free: %llu)",
+	   fig, k, (unsigned long long)busy, (unsigned long long)free_busy);
+	ok(free_res.tagged == res.tagged && !free_res.lost && !free_res.misdelivered,
+	   "%s: the fault-free run draws the same %llu messages",
+	   fig, (unsigned long long)free_res.tagged);
+out:
+	free(res.link_busy);
+	free(res.link_blocked);
+	free(free_res.link_busy);
+	free(free_res.link_blocked);
+	sim_config_free(&cfg);
+	sim_config_free(&free_cfg);
+#undef TRAFFIC
+}
+
+static void test_random(void)
+{
+	struct sim_config c1, c2, c3;
+	char err[512];
+	u32 i, j, a, pa, b, pb, real = 0, distinct = 1;
+
+	is_int(PARSE(&c1, err, SEC6, "--random-faults", "20", "--seed", "5"), 0,
+	       "--random-faults 20: %s", err);
+	PARSE(&c2, err, SEC6, "--random-faults", "20", "--seed", "5");
+	PARSE(&c3, err, SEC6, "--random-faults", "20", "--seed", "6");
+	for (i = 0; i < c1.nfaults; i++) {
+		wc_link_ends(&c1.topo, c1.fault_links[i], &a, &pa, &b, &pb);
+		real += b != WC_NO_NODE &&
+			wc_topo_port_to(&c1.topo, a, b) != WC_NO_PORT;
+		for (j = 0; j < i; j++)
+			distinct &= c1.fault_links[j] != c1.fault_links[i];
+	}
+	ok(c1.nfaults == 20 && c1.random_faults == 20 && real == 20 && distinct,
+	   "20 distinct real links drawn");
+	ok(c2.nfaults == 20 &&
+	   !memcmp(c1.fault_links, c2.fault_links, sizeof(c1.fault_links)) &&
+	   memcmp(c1.fault_links, c3.fault_links, sizeof(c1.fault_links)),
+	   "the same links for the same --seed, others for another");
+	ok(((const struct wormcast_trees *)c1.table)->nfaults == 20,
+	   "the table carries them (nfaults %u)",
+	   ((const struct wormcast_trees *)c1.table)->nfaults);
+	sim_config_free(&c1);
+	sim_config_free(&c2);
+	sim_config_free(&c3);
+}
+
+static void test_refused(void)
+{
+	static const struct {
+		const char *args[6];
+		int status;
+		const char *msg;
+	} bad[] = {
+		{ { "--fault-link", "0:2" }, 1, "not adjacent" },
+		{ { "--fault-link", "0:256" }, 1, "nodes 0..255" },
+		{ { "--fault-link", "0:0" }, 1, "not adjacent" },
+		{ { "--fault-link", "3" }, 1, "expected A:B" },
+		{ { "--fault-link", "a:b" }, 1, "expected A:B" },
+		{ { "--fault-link", "0:1", "--fault-link", "1:0" }, 1, "listed twice" },
+		{ { "--fault-link" }, 2, "needs an argument" },
+		{ { "--random-faults", "0" }, 1, "--random-faults: expected 1..512" },
+		{ { "--random-faults", "513" }, 1, "--random-faults: expected 1..512" },
+		{ { "--fault-link", "0:1", "--random-faults", "256" }, 1, "at most 256" },
+		{ { "--multicast", "spam", "--fault-link", "0:1" }, 1, "two-tree scheme" },
+		{ { "--multicast", "unicast", "--vcs", "2", "--random-faults", "1" }, 1,
+		  "two-tree scheme" },
+		{ { "--mcast0", "5", "--fault-link", "0:1" }, 1, "not --mcast0" },
+	};
+	struct sim_config cfg;
+	char err[512];
+	u32 i, refused = 0;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		const char *const *x = bad[i].args;
+
+		ret = PARSE(&cfg, err, SEC6, x[0], x[1], x[2], x[3], x[4], x[5]);
+		if (ret == bad[i].status && strstr(err, bad[i].msg))
+			refused++;
+		else
+			diag("%s %s ...: status %d, '%s'", x[0],
+			     x[1] ? x[1] : "", ret, err);
+		sim_config_free(&cfg);
+	}
+	is_int(refused, ARRAY_SIZE(bad), "bad fault arguments refused with their message");
+	is_int(PARSE(&cfg, err, SEC6, "--fault-link", "0:1", "--fault-link", "0:16"),
+	       0, "two faulty links accepted");
+	ok(cfg.nfaults == 2, "two faulty links kept");
+	sim_config_free(&cfg);
+}
+
+int main(void)
+{
+	test_refused();
+	test_random();
+	test_zero_load(0);
+	test_zero_load(1);
+	test_traffic(0, false);
+	test_traffic(1, false);
+	test_traffic(0, true);
+	test_traffic(1, true);
+	return done_testing();
+}
