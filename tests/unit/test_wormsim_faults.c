@@ -62,49 +62,54 @@ static void tree_link(const struct sim_config *cfg, u32 k, u32 *a, u32 *b)
 }
 
 /*
- * Links from @a to @b over tree @k of the table's fault-free trees without
- * the table's faulty links: BFS; U32_MAX when the fault cuts them apart.
+ * Links from @a to every node over tree @k of the table's fault-free trees
+ * without the table's faulty links, by BFS, into @dist (U32_MAX: the
+ * faults cut them apart).  Returns the nodes reached.
  */
-static u32 tree_bfs(const struct sim_config *cfg, u32 k, u32 a, u32 b)
+static u32 tree_bfs_all(const struct sim_config *cfg, u32 k, u32 a, u32 *dist)
 {
 	const struct wc_topo *t = &cfg->topo;
 	const struct wormcast_trees *h = cfg->table;
-	u32 n = t->nnodes, *dist = malloc(n * sizeof(u32));
-	u32 *queue = malloc(n * sizeof(u32)), head = 0, tail = 0, v, w, p, i, l;
+	u32 n = t->nnodes, *queue = malloc(n * sizeof(u32));
+	u32 head = 0, tail = 0, v, w, p, i;
 	u8 *in = calloc(wc_link_space(t), 1);
-	u32 d;
 
-	if (!dist || !queue || !in) {
-		free(dist);
+	for (v = 0; v < n; v++)
+		dist[v] = U32_MAX;
+	if (!queue || !in) {
 		free(queue);
 		free(in);
-		return U32_MAX;
+		return 0;
 	}
 	for (v = 0; v < n; v++)
 		if (v != h->root[k])
 			in[wc_link_id(t, v, h->parent_port[k * n + v])] = 1;
 	for (i = 0; i < cfg->nfaults; i++)
 		in[cfg->fault_links[i]] = 0;
-	for (v = 0; v < n; v++)
-		dist[v] = U32_MAX;
 	dist[a] = 0;
 	queue[tail++] = a;
 	while (head < tail) {
 		v = queue[head++];
 		for (p = 0; p < t->nports; p++) {
 			w = wc_topo_neighbor(t, v, p);
-			l = wc_link_id(t, v, p);
-			if (w == WC_NO_NODE || !in[l] || dist[w] != U32_MAX)
+			if (w == WC_NO_NODE || !in[wc_link_id(t, v, p)] ||
+			    dist[w] != U32_MAX)
 				continue;
 			dist[w] = dist[v] + 1;
 			queue[tail++] = w;
 		}
 	}
-	d = dist[b];
-	free(dist);
 	free(queue);
 	free(in);
-	return d;
+	return tail;
+}
+
+static u32 tree_bfs(const struct sim_config *cfg, u32 k, u32 a, u32 b)
+{
+	u32 dist[WC_MAX_NODES];
+
+	tree_bfs_all(cfg, k, a, dist);
+	return dist[b];
 }
 
 /* Latency of one unicast @a -> @b alone in @st's engine; 0 if not done. */
@@ -138,6 +143,18 @@ static void test_zero_load(u32 k)
 	       0, "--fault-link %s (tree %u): %s", fl, k, err);
 	ok(cfg.nfaults == 1 && cfg.fault_tree[0] == (s8)k,
 	   "one faulty link, of tree %d", cfg.nfaults ? cfg.fault_tree[0] : -1);
+	{
+		const struct wormcast_trees *h = cfg.table;
+		u32 dist[WC_MAX_NODES], na, nb;
+		bool a_root;
+
+		na = tree_bfs_all(&cfg, k, a, dist);
+		a_root = dist[h->root[k]] != U32_MAX;
+		nb = tree_bfs_all(&cfg, k, b, dist);
+		ok(na + nb == 256 && cfg.fault_cut[0] == (a_root ? nb : na),
+		   "the fault cuts tree %u into %u + %u nodes; %u below the link, away from the root",
+		   k, na, nb, cfg.fault_cut[0]);
+	}
 	memset(&res, 0, sizeof(res));
 	if (state_init(&st, &cfg, &res)) {
 		ok(0, "state");

@@ -511,8 +511,8 @@ void sim_usage(FILE *f)
 "\n"
 "Latency is counted in cycles from submission at the source (source queueing\n"
 "included) to the tail consumed at the last destination of the message.\n"
-"Exit status: 0 success, 1 bad value, failed run, deadlock or route error,\n"
-"2 usage error.  Documentation/wormsim.rst has the details.\n", f);
+"Exit status: 0 success, 1 bad value, failed run, deadlock, route error or\n"
+"misdelivered copy, 2 usage error.  Documentation/wormsim.rst has the details.\n", f);
 }
 
 /* Raw option values, resolved once the topology is known. */
@@ -1162,10 +1162,19 @@ static int resolve_faults(const struct raw_args *a, struct sim_config *cfg,
 
 		wc_link_ends(t, cfg->fault_links[i], &la, &pa, &lb, &pb);
 		cfg->fault_tree[i] = -1;
-		for (k = 0; k < set.ntrees; k++)
-			if (set.entry[k][la].parent_port == pa ||
-			    set.entry[k][lb].parent_port == pb)
-				cfg->fault_tree[i] = (s8)k;
+		cfg->fault_cut[i] = 0;
+		for (k = 0; k < set.ntrees; k++) {
+			/* the child end's subtree: its post-order interval */
+			const struct wc_tree_entry *c =
+				set.entry[k][la].parent_port == pa ? &set.entry[k][la] :
+				set.entry[k][lb].parent_port == pb ? &set.entry[k][lb] :
+				NULL;
+
+			if (!c)
+				continue;
+			cfg->fault_tree[i] = (s8)k;
+			cfg->fault_cut[i] = c->pn - c->lo + 1;
+		}
 	}
 	wc_tree_set_free(&set);
 	return 0;
@@ -2241,8 +2250,9 @@ static void print_faults(FILE *f, const struct sim_config *cfg)
 		if (cfg->fault_tree[i] < 0)
 			fprintf(f, "%s%u-%u (no tree)", i ? ", " : " ", a, b);
 		else
-			fprintf(f, "%s%u-%u (tree %d)", i ? ", " : " ", a, b,
-				cfg->fault_tree[i]);
+			fprintf(f, "%s%u-%u (tree %d, %u node(s) below it)",
+				i ? ", " : " ", a, b, cfg->fault_tree[i],
+				cfg->fault_cut[i]);
 	}
 	fputc('\n', f);
 }
@@ -2461,9 +2471,10 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 		wc_link_ends(&cfg->topo, cfg->fault_links[i], &a, &pa, &b, &pb);
 		fprintf(f, "%s{\"a\":%u,\"b\":%u,\"tree\":", i ? "," : "", a, b);
 		if (cfg->fault_tree[i] < 0)
-			fputs("null}", f);
+			fputs("null,\"below\":0}", f);
 		else
-			fprintf(f, "%d}", cfg->fault_tree[i]);
+			fprintf(f, "%d,\"below\":%u}", cfg->fault_tree[i],
+				cfg->fault_cut[i]);
 	}
 	fputs("],\n", f);
 	fprintf(f, " \"params\":{\"flit_bytes\":%u,\"buf_flits\":%u,\"vcs\":%u,"

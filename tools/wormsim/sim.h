@@ -114,11 +114,13 @@ struct sim_config {
 	 * table carries them (wc_trees_table_set_faults(), DSTM section 7
 	 * with global information) and every run's engine has them failed
 	 * (wc_engine_fault_link(), as a live fault).  fault_tree[i]: the tree
-	 * link i belongs to, -1 for none.
+	 * link i belongs to, -1 for none; fault_cut[i]: the nodes below it in
+	 * that tree (the subtree the link alone would cut off), 0 for none.
 	 */
 	u32 nfaults;
 	u32 fault_links[WORMCAST_TREES_MAX_FAULTS];
 	s8 fault_tree[WORMCAST_TREES_MAX_FAULTS];
+	u32 fault_cut[WORMCAST_TREES_MAX_FAULTS];
 	u32 random_faults;		/* of them, drawn with --seed */
 	/* Offered load: data flits generated per node per cycle. */
 	double load;
