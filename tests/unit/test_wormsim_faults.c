@@ -62,11 +62,12 @@ static void tree_link(const struct sim_config *cfg, u32 k, u32 *a, u32 *b)
 }
 
 /*
- * Links from @a to every node over tree @k of the table's fault-free trees
- * without the table's faulty links, by BFS, into @dist (U32_MAX: the
- * faults cut them apart).  Returns the nodes reached.
+ * Links from @a to every node over tree @k of the table's trees without
+ * the configuration's faulty links (with them if !@cut), by BFS, into
+ * @dist (U32_MAX: the faults cut them apart).  Returns the nodes reached.
  */
-static u32 tree_bfs_all(const struct sim_config *cfg, u32 k, u32 a, u32 *dist)
+static u32 tree_bfs_cut(const struct sim_config *cfg, u32 k, u32 a, u32 *dist,
+			bool cut)
 {
 	const struct wc_topo *t = &cfg->topo;
 	const struct wormcast_trees *h = cfg->table;
@@ -84,7 +85,7 @@ static u32 tree_bfs_all(const struct sim_config *cfg, u32 k, u32 a, u32 *dist)
 	for (v = 0; v < n; v++)
 		if (v != h->root[k])
 			in[wc_link_id(t, v, h->parent_port[k * n + v])] = 1;
-	for (i = 0; i < cfg->nfaults; i++)
+	for (i = 0; cut && i < cfg->nfaults; i++)
 		in[cfg->fault_links[i]] = 0;
 	dist[a] = 0;
 	queue[tail++] = a;
@@ -104,6 +105,11 @@ static u32 tree_bfs_all(const struct sim_config *cfg, u32 k, u32 a, u32 *dist)
 	return tail;
 }
 
+static u32 tree_bfs_all(const struct sim_config *cfg, u32 k, u32 a, u32 *dist)
+{
+	return tree_bfs_cut(cfg, k, a, dist, true);
+}
+
 static u32 tree_bfs(const struct sim_config *cfg, u32 k, u32 a, u32 b)
 {
 	u32 dist[WC_MAX_NODES];
@@ -118,10 +124,14 @@ static u64 lone_unicast(struct sim_state *st, u32 a, u32 b)
 	u32 i;
 
 	sim_hist_init(&st->lat[SIM_UNICAST]);
-	if (sim_submit(st, a, &b, 1, SIM_UNICAST, true))
+	if (sim_submit(st, a, &b, 1, SIM_UNICAST, true, NULL))
 		return 0;
-	for (i = 0; i < 10 && wc_engine_busy(st->e); i++)
+	/* --fault-info local: the copy re-injected at the fault too */
+	for (i = 0; i < 10 && (wc_engine_busy(st->e) || st->pending); i++) {
 		wc_engine_run(st->e, 100000, st->tables);
+		if (sim_reinject(st))
+			return 0;
+	}
 	return st->lat[SIM_UNICAST].count == 1 ? st->lat[SIM_UNICAST].max : 0;
 }
 
@@ -299,7 +309,7 @@ static void test_random(void)
 static void test_refused(void)
 {
 	static const struct {
-		const char *args[6];
+		const char *args[7];
 		int status;
 		const char *msg;
 	} bad[] = {
@@ -317,6 +327,11 @@ static void test_refused(void)
 		{ { "--multicast", "unicast", "--vcs", "2", "--random-faults", "1" }, 1,
 		  "two-tree scheme" },
 		{ { "--mcast0", "5", "--fault-link", "0:1" }, 1, "not --mcast0" },
+		{ { "--fault-info", "local" }, 1, "goes with --fault-link" },
+		{ { "--fault-link", "0:1", "--fault-info", "nearby" }, 1,
+		  "expected global or local" },
+		{ { "--fault-link", "0:1", "--fault-link", "0:16", "--fault-info",
+		    "local" }, 1, "single faulty link, got 2" },
 	};
 	struct sim_config cfg;
 	char err[512];
@@ -341,6 +356,150 @@ static void test_refused(void)
 	sim_config_free(&cfg);
 }
 
+/*
+ * --fault-info local, zero load: the source picks the fault-free shorter
+ * tree (tree 0 on a tie); a unicast whose path crosses the faulty link is
+ * consumed whole by the router before it, R (its tail there Eq. 1 over
+ * the path to R after submission, plus at most one router and link
+ * delay while the absorbed branch drains), and re-injected from R to
+ * the destination over the good path (Eq. 1 again); the others take Eq. 1
+ * over their path.  Distances by BFS, the tree choice recomputed here.
+ */
+static void test_local_zero_load(u32 k)
+{
+	struct sim_config cfg;
+	struct sim_result res;
+	struct sim_state st;
+	char err[512], fl[32];
+	u32 a, b, i, s, t, r, d[2], dr, dg, via = 0, wrong = 0, crossed;
+	u32 dist_a[WC_MAX_NODES];
+	struct sim_rng rng;
+	u64 lat, lo, hi, reinj;
+
+	PARSE(&cfg, err, SEC6);
+	tree_link(&cfg, k, &a, &b);
+	sim_config_free(&cfg);
+	snprintf(fl, sizeof(fl), "%u:%u", a, b);
+	is_int(PARSE(&cfg, err, SEC6, "--msg-flits", "32", "--fault-link", fl,
+		     "--fault-info", "local"), 0, "--fault-info local: %s", err);
+	ok(cfg.fault_local && cfg.table_global && cfg.algo == &sim_algo_tree_local &&
+	   ((const struct wormcast_trees *)cfg.table)->nfaults == 0 &&
+	   ((const struct wormcast_trees *)cfg.table_global)->nfaults == 1,
+	   "local: the sources' table has no fault, the re-injection table one");
+	memset(&res, 0, sizeof(res));
+	if (state_init(&st, &cfg, &res)) {
+		ok(0, "state");
+		state_fini(&st);
+		sim_config_free(&cfg);
+		return;
+	}
+	st.win_end = U64_MAX;
+	sim_rng_seed(&rng, 11 + k);
+	/* the piece of a in tree k without the link */
+	tree_bfs_all(&cfg, k, a, dist_a);
+	for (i = 0; i < 2 + 300; i++) {
+		if (i < 2) {
+			s = i ? b : a;
+			t = i ? a : b;
+		} else {
+			s = sim_rng_below(&rng, 256);
+			t = sim_rng_below(&rng, 255);
+			t += t >= s;
+		}
+		{
+			u32 dist[WC_MAX_NODES];
+
+			tree_bfs_cut(&cfg, 0, s, dist, false);
+			d[0] = dist[t];
+			tree_bfs_cut(&cfg, 1, s, dist, false);
+			d[1] = dist[t];
+		}
+		/* fault-free choice: the shorter tree, tree 0 on a tie */
+		crossed = (d[1] < d[0] ? 1u : 0u) == k &&
+			  (dist_a[s] == U32_MAX) != (dist_a[t] == U32_MAX);
+		reinj = res.reinjected;
+		lat = lone_unicast(&st, s, t);
+		if (crossed) {
+			r = dist_a[s] != U32_MAX ? a : b;	/* near end */
+			dr = tree_bfs(&cfg, k, s, r);
+			dg = tree_bfs(&cfg, k ? 0 : 1, r, t);
+			lo = 1000 + (u64)dr * 5 + MSG_FLITS + 1 +
+			     1000 + (u64)dg * 5 + MSG_FLITS + 1;
+			hi = lo + 5;
+			via++;
+		} else {
+			lo = hi = 1000 + (u64)d[d[1] < d[0] ? 1 : 0] * 5 +
+				  MSG_FLITS + 1;
+		}
+		if ((lat < lo || lat > hi || res.reinjected - reinj != crossed) &&
+		    wrong++ < 3)
+			diag("%u -> %u: latency %llu, want %llu..%llu (re-injected %llu, crossed %u)",
+			     s, t, (unsigned long long)lat,
+			     (unsigned long long)lo, (unsigned long long)hi,
+			     (unsigned long long)(res.reinjected - reinj), crossed);
+		if (i < 2)
+			ok(crossed && lat >= lo && lat <= hi,
+			   "local, tree %u link %s: %u -> %u consumed at %u and re-injected: %llu cycles, Eq. 1 twice (%llu..%llu)",
+			   k, fl, s, t, s, (unsigned long long)lat,
+			   (unsigned long long)lo, (unsigned long long)hi);
+	}
+	ok(!wrong && via >= 2,
+	   "local, tree %u fault: %u unicasts by the model, %u of them re-injected at the fault",
+	   k, 2 + 300, via);
+	ok(!res.deadlocks && !res.route_errors && !res.misdelivered && !res.lost,
+	   "local, tree %u, zero load: no watchdog, route error, loss or misdelivery", k);
+	state_fini(&st);
+	sim_config_free(&cfg);
+}
+
+/* --fault-info local under Figs. 9 and 10's traffic. */
+static void test_local_traffic(bool fig10)
+{
+	const char *fig = fig10 ? "Fig. 10" : "Fig. 9";
+	struct sim_config cfg, gcfg;
+	struct sim_result res, gres;
+	char err[512], fl[32];
+	u32 a, b;
+
+	PARSE(&cfg, err, SEC6);
+	tree_link(&cfg, 0, &a, &b);
+	sim_config_free(&cfg);
+	snprintf(fl, sizeof(fl), "%u:%u", a, b);
+#define TRAFFIC "--msg-flits", "128", "--mcast-frac", fig10 ? "1" : "0.1", \
+	"--dsts", fig10 ? "uniform:5:10" : "48", \
+	"--load", fig10 ? "0.002" : "0.004", \
+	"--warmup", "5000", "--cycles", "40000", "--drain", "30000"
+	is_int(PARSE(&cfg, err, SEC6, TRAFFIC, "--fault-link", fl,
+		     "--fault-info", "local"), 0, "%s, local: %s", fig, err);
+	is_int(PARSE(&gcfg, err, SEC6, TRAFFIC, "--fault-link", fl), 0,
+	       "%s, global", fig);
+#undef TRAFFIC
+	cfg.links_json = "-";
+	memset(&res, 0, sizeof(res));
+	memset(&gres, 0, sizeof(gres));
+	if (sim_run(&cfg, cfg.load, &res) || sim_run(&gcfg, gcfg.load, &gres)) {
+		ok(0, "runs");
+		goto out;
+	}
+	ok(res.tagged > 100 && !res.incomplete && !res.lost && !res.misdelivered &&
+	   !res.deadlocks && !res.route_errors,
+	   "%s, local, link %s: %llu messages, every destination exactly once, no watchdog",
+	   fig, fl, (unsigned long long)res.tagged);
+	ok(res.reinjected > 10 && !gres.reinjected &&
+	   link_busy(&cfg, &res, cfg.fault_links[0]) == 0,
+	   "%s, local: %llu messages re-injected at the fault (global: %llu), the link idle",
+	   fig, (unsigned long long)res.reinjected,
+	   (unsigned long long)gres.reinjected);
+	ok(res.lat_mean > gres.lat_mean,
+	   "%s: local information costs latency: %.1f against %.1f cycles (global)",
+	   fig, res.lat_mean, gres.lat_mean);
+out:
+	free(res.link_busy);
+	free(res.link_blocked);
+	sim_config_free(&cfg);
+	sim_config_free(&gcfg);
+}
+
 int main(void)
 {
 	test_refused();
@@ -351,5 +510,9 @@ int main(void)
 	test_traffic(1, false);
 	test_traffic(0, true);
 	test_traffic(1, true);
+	test_local_zero_load(0);
+	test_local_zero_load(1);
+	test_local_traffic(false);
+	test_local_traffic(true);
 	return done_testing();
 }

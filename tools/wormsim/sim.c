@@ -326,7 +326,7 @@ enum {
 	OPT_CSV, OPT_SWEEP, OPT_PLOT, OPT_JSON, OPT_JOBS, OPT_KNEE,
 	OPT_MULTICAST, OPT_RT_PAIR, OPT_RT_SEED, OPT_RT_TRIALS,
 	OPT_MCAST0, OPT_DRAWS, OPT_SEND_OVH, OPT_RECV_OVH, OPT_LINKS_JSON,
-	OPT_BCAST, OPT_SRC, OPT_FAULT_LINK, OPT_RANDOM_FAULTS,
+	OPT_BCAST, OPT_SRC, OPT_FAULT_LINK, OPT_RANDOM_FAULTS, OPT_FAULT_INFO,
 };
 
 static const struct option long_opts[] = {
@@ -373,6 +373,7 @@ static const struct option long_opts[] = {
 	{ "src", required_argument, NULL, OPT_SRC },
 	{ "fault-link", required_argument, NULL, OPT_FAULT_LINK },
 	{ "random-faults", required_argument, NULL, OPT_RANDOM_FAULTS },
+	{ "fault-info", required_argument, NULL, OPT_FAULT_INFO },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -442,6 +443,10 @@ void sim_usage(FILE *f)
 "                       global information)\n"
 "  --random-faults N    two-tree schemes: N more faulty links drawn at random\n"
 "                       with --seed\n"
+"  --fault-info MODE    global (default: the table carries the faults) or\n"
+"                       local (one faulty link; the sources know nothing, the\n"
+"                       router before the link consumes the message and\n"
+"                       re-injects it on the good tree)\n"
 "\n"
 "Traffic (Poisson arrivals at every node, uniform random destinations):\n"
 "  --load F             offered load in data flits per node per cycle,\n"
@@ -526,6 +531,7 @@ struct raw_args {
 	const char *mcast0, *draws, *send_ovh, *recv_ovh;
 	const char *bcast, *src;
 	const char *fault_link[WORMCAST_TREES_MAX_FAULTS], *random_faults;
+	const char *fault_info;
 	u32 nfault_link;
 };
 
@@ -1054,6 +1060,8 @@ static int check_replication(struct sim_config *cfg, char *err, size_t len)
 		    worm > WC_MAX_BUF_FLITS ? " (the engine's most is 64)" : "");
 }
 
+static const struct wc_algo sim_algo_tree_local;
+
 /* Add the links between adjacent @a and @b (two on a ring of 2) once. */
 static int add_fault(struct sim_config *cfg, u32 a, u32 b)
 {
@@ -1090,8 +1098,16 @@ static int resolve_faults(const struct raw_args *a, struct sim_config *cfg,
 	u64 x, y;
 	int ret;
 
-	if (!a->nfault_link && !a->random_faults)
+	if (a->fault_info && strcmp(a->fault_info, "global") &&
+	    strcmp(a->fault_info, "local"))
+		return errf(err, len, 1, "--fault-info: expected global or local, got '%s'",
+			    a->fault_info);
+	if (!a->nfault_link && !a->random_faults) {
+		if (a->fault_info)
+			return errf(err, len, 1,
+				    "--fault-info goes with --fault-link or --random-faults");
 		return 0;
+	}
 	if (cfg->mcast0 || cfg->bcast)
 		return errf(err, len, 1,
 			    "--fault-link and --random-faults go with traffic runs, not --mcast0 or --bcast");
@@ -1148,12 +1164,35 @@ static int resolve_faults(const struct raw_args *a, struct sim_config *cfg,
 				    (unsigned long long)x);
 		cfg->random_faults = n;
 	}
-	ret = wc_trees_table_set_faults(&cfg->table, &cfg->table_len, t,
-					cfg->fault_links, cfg->nfaults, &why);
+	cfg->fault_local = a->fault_info && !strcmp(a->fault_info, "local");
+	if (cfg->fault_local && cfg->nfaults != 1)
+		return errf(err, len, 1,
+			    "--fault-info local: section 7's single faulty link, got %u",
+			    cfg->nfaults);
+	/* local: the sources' table stays fault-free, a copy gets the link */
+	cfg->table_global = malloc(cfg->table_len);
+	if (!cfg->table_global)
+		return errf(err, len, 1, "faulty links: out of memory");
+	memcpy(cfg->table_global, cfg->table, cfg->table_len);
+	cfg->table_global_len = cfg->table_len;
+	ret = wc_trees_table_set_faults(&cfg->table_global, &cfg->table_global_len,
+					t, cfg->fault_links, cfg->nfaults, &why);
 	if (ret)
 		return errf(err, len, 1, "faulty links: %s",
 			    ret == -ENOMEM ? "out of memory" : why);
-	ret = wc_tree_set_build(&set, t, cfg->table, cfg->table_len, &why);
+	if (!cfg->fault_local) {
+		/* global: the one table carries them */
+		free(cfg->table);
+		cfg->table = cfg->table_global;
+		cfg->table_len = cfg->table_global_len;
+		cfg->table_global = NULL;
+		cfg->table_global_len = 0;
+	} else {
+		cfg->algo = &sim_algo_tree_local;
+	}
+	ret = wc_tree_set_build(&set, t, cfg->fault_local ? cfg->table_global :
+				cfg->table, cfg->fault_local ?
+				cfg->table_global_len : cfg->table_len, &why);
 	if (ret)
 		return errf(err, len, 1, "faulty links: table refused by the engine: %s",
 			    ret == -ENOMEM ? "out of memory" : why);
@@ -1203,6 +1242,9 @@ void sim_config_free(struct sim_config *cfg)
 	free(cfg->table);
 	cfg->table = NULL;
 	cfg->table_len = 0;
+	free(cfg->table_global);
+	cfg->table_global = NULL;
+	cfg->table_global_len = 0;
 }
 
 const char *sim_scheme_label(const struct sim_config *cfg, char *buf,
@@ -1358,6 +1400,9 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 		case OPT_RANDOM_FAULTS:
 			a.random_faults = optarg;
 			break;
+		case OPT_FAULT_INFO:
+			a.fault_info = optarg;
+			break;
 		case ':':
 			return errf(err, errlen, 2, "option '%s' needs an argument",
 				    argv[optind - 1]);
@@ -1508,6 +1553,10 @@ struct sim_msg {
 	u64 t_last;			/* our clock at the latest delivery */
 	u64 lat_max;			/* latency of the latest destination */
 	u32 ndsts, delivered;		/* destinations reached (once each) */
+	/* --fault-info local: the re-injected copy's original, and the
+	 * originals waiting for re-injection (at @reinject_at) */
+	struct sim_msg *parent, *pend_next;
+	u32 reinject_at;
 	u32 *got;			/* bitmap of them, after hdr[] */
 	u8 cls;
 	bool tagged;			/* generated in the measured window */
@@ -1521,6 +1570,11 @@ struct sim_state {
 	struct sim_rng rng;
 	struct sim_msg live;		/* list head */
 	struct wc_tree_set *trees;	/* this run's own, or NULL (unicast) */
+	/* --fault-info local: the set with the faulty link, both sets as
+	 * sim_algo_tree_local's tables, and the messages to re-inject */
+	struct wc_tree_set *trees_global;
+	struct sim_local_tables { const struct wc_tree_set *free, *global; } local;
+	struct sim_msg *pending;
 	struct wc_label_set *labels;	/* the same for a label scheme */
 	struct sim_planner *planner;	/* ocms, otms: plans every multicast */
 	const void *tables;		/* what wc_engine_run() gets */
@@ -1542,6 +1596,13 @@ struct sim_state {
 	bool closing;
 	int err;
 };
+
+/*
+ * --fault-info local: the longest wc_engine_run() chunk of a loaded run, so
+ * that a message consumed at a fault is re-injected at most this many
+ * cycles late (the callbacks cannot submit).
+ */
+#define SIM_REINJECT_CHUNK	4
 
 /* Allocations of a run go through these, so that its peak is known. */
 static void *st_zalloc(struct sim_state *st, size_t n)
@@ -1581,12 +1642,11 @@ static void msg_free(struct sim_state *st, struct sim_msg *sm)
 	st_free(st, sm, st->msg_bytes);
 }
 
-static void cb_deliver(void *priv, struct wc_msg *m, u32 node, u64 latency)
+/* @sm reached destination @node (of @dstmap) @latency cycles after submission. */
+static void msg_got(struct sim_state *st, struct sim_msg *sm,
+		    const u32 *dstmap, u32 node, u64 latency)
 {
-	struct sim_state *st = priv;
-	struct sim_msg *sm = m->cookie;
-
-	if (!(m->dstmap[node / 32] & BIT(node % 32)) ||
+	if (!(dstmap[node / 32] & BIT(node % 32)) ||
 	    (sm->got[node / 32] & BIT(node % 32))) {
 		st->res->misdelivered++;
 		return;
@@ -1602,10 +1662,27 @@ static void cb_deliver(void *priv, struct wc_msg *m, u32 node, u64 latency)
 		st->deliveries_in_win++;
 }
 
-static void cb_msg_done(void *priv, struct wc_msg *m)
+static void cb_deliver(void *priv, struct wc_msg *m, u32 node, u64 latency)
 {
 	struct sim_state *st = priv;
 	struct sim_msg *sm = m->cookie;
+
+	if (sm->parent) {	/* a re-injected copy delivers for its original */
+		latency += sm->t_submit - sm->parent->t_submit;
+		sm = sm->parent;
+	}
+	msg_got(st, sm, m->dstmap, node, latency);
+}
+
+static void msg_unlink_free(struct sim_state *st, struct sim_msg *sm)
+{
+	sm->prev->next = sm->next;
+	sm->next->prev = sm->prev;
+	msg_free(st, sm);
+}
+
+static void msg_finish(struct sim_state *st, struct sim_msg *sm)
+{
 	bool complete = sm->delivered == sm->ndsts;
 
 	if (!st->closing) {
@@ -1620,9 +1697,40 @@ static void cb_msg_done(void *priv, struct wc_msg *m)
 				sim_hist_add(&st->lat[sm->cls], sm->lat_max);
 		}
 	}
-	sm->prev->next = sm->next;
-	sm->next->prev = sm->prev;
-	msg_free(st, sm);
+	msg_unlink_free(st, sm);
+}
+
+static void cb_msg_done(void *priv, struct wc_msg *m)
+{
+	struct sim_state *st = priv;
+	struct sim_msg *sm = m->cookie, *orig = sm->parent;
+	const struct sim_config *cfg = st->cfg;
+	u32 a, pa, b, pb, k;
+	const u32 *comp;
+
+	if (orig) {		/* the re-injected copy: its original is done */
+		msg_unlink_free(st, sm);
+		msg_finish(st, orig);
+		return;
+	}
+	/*
+	 * --fault-info local: a branch was absorbed at the faulty link.  The
+	 * router at its near end (in the source's part of the link's tree)
+	 * has consumed the message; after this run() chunk it re-injects it
+	 * to the destinations missed, on the good tree (sim_reinject()).
+	 */
+	if (cfg->fault_local && !st->closing && m->faulted &&
+	    sm->delivered < sm->ndsts && cfg->fault_tree[0] >= 0) {
+		k = (u32)cfg->fault_tree[0];
+		comp = st->trees_global->comp[k];
+		wc_link_ends(&cfg->topo, cfg->fault_links[0], &a, &pa, &b, &pb);
+		sm->reinject_at = comp && comp[a] != comp[m->src] ? b : a;
+		sm->pend_next = st->pending;
+		st->pending = sm;
+		st->res->reinjected++;
+		return;
+	}
+	msg_finish(st, sm);
 }
 
 static void cb_route_error(void *priv, struct wc_msg *m, u32 node, int err)
@@ -1667,7 +1775,7 @@ static void swap_nodes(struct sim_state *st, u32 i, u32 j)
  * @src) at engine time now; @tagged: measured.
  */
 static int sim_submit(struct sim_state *st, u32 src, const u32 *dsts, u32 nd,
-		      enum sim_class cls, bool tagged)
+		      enum sim_class cls, bool tagged, struct sim_msg *parent)
 {
 	const struct sim_config *cfg = st->cfg;
 	struct sim_msg *sm;
@@ -1690,6 +1798,7 @@ static int sim_submit(struct sim_state *st, u32 src, const u32 *dsts, u32 nd,
 	}
 	sm->cls = cls;
 	sm->tagged = tagged;
+	sm->parent = parent;
 	sm->ndsts = nd;
 	for (i = 0; i < nd; i++)
 		wc_msg_add_dst(st->e, sm->m, dsts[i]);
@@ -1727,13 +1836,98 @@ static int sim_generate(struct sim_state *st, u64 now)
 		for (i = 0; i < nd; i++)
 			swap_nodes(st, i, i + sim_rng_below(&st->rng, nnodes - 1 - i));
 		return sim_submit(st, src, st->perm, nd, SIM_MULTICAST,
-				  in_window(st, now));
+				  in_window(st, now), NULL);
 	}
 	dst = sim_rng_below(&st->rng, nnodes - 1);
 	if (dst >= src)
 		dst++;
-	return sim_submit(st, src, &dst, 1, SIM_UNICAST, in_window(st, now));
+	return sim_submit(st, src, &dst, 1, SIM_UNICAST, in_window(st, now), NULL);
 }
+
+/*
+ * --fault-info local: re-inject the messages cb_msg_done() left pending,
+ * each from the router before the fault to the destinations it missed.
+ * Called between wc_engine_run() chunks (callbacks may not submit).
+ */
+static int sim_reinject(struct sim_state *st)
+{
+	const struct wc_topo *t = &st->cfg->topo;
+	u32 dsts[WC_MAX_NODES], nd, v;
+	struct sim_msg *sm;
+	int err;
+
+	while ((sm = st->pending)) {
+		st->pending = sm->pend_next;
+		/* the router before the fault consumed the message: its copy */
+		v = sm->reinject_at;
+		if ((sm->m->dstmap[v / 32] & BIT(v % 32)) &&
+		    !(sm->got[v / 32] & BIT(v % 32)))
+			msg_got(st, sm, sm->m->dstmap, v,
+				wc_engine_now(st->e) - sm->t_submit);
+		for (v = 0, nd = 0; v < t->nnodes; v++)
+			if ((sm->m->dstmap[v / 32] & BIT(v % 32)) &&
+			    !(sm->got[v / 32] & BIT(v % 32)))
+				dsts[nd++] = v;
+		if (!nd) {
+			msg_finish(st, sm);
+			continue;
+		}
+		err = sim_submit(st, sm->reinject_at, dsts, nd, sm->cls, false, sm);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * --fault-info local: the tree algorithm on two tree sets with the same
+ * trees, the fault-free one at the sources (they know nothing of the
+ * fault) and the one with the faulty link for re-injected copies, so that
+ * those take the good tree (tree_mcast.c picks the tree at the source).
+ */
+static const struct wc_route_ctx *local_ctx(const struct wc_route_ctx *ctx,
+					    struct wc_route_ctx *c, bool global)
+{
+	const struct sim_local_tables *lt = ctx->tables;
+
+	*c = *ctx;
+	c->tables = global ? lt->global : lt->free;
+	return c;
+}
+
+static bool local_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
+			    u32 *words, u32 max_words, struct wc_hdr *hdr)
+{
+	const struct sim_msg *sm = m->cookie;
+	struct wc_route_ctx c;
+
+	return wc_algo_tree.next_worm(local_ctx(ctx, &c, sm && sm->parent), m,
+				      words, max_words, hdr);
+}
+
+static int local_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
+		       struct wc_route_req *req)
+{
+	struct wc_route_ctx c;
+
+	return wc_algo_tree.route(local_ctx(ctx, &c, false), hdr, req);
+}
+
+static void local_routed(const struct wc_route_ctx *ctx, u32 *words,
+			 u32 nwords, const struct wc_route_req *req)
+{
+	struct wc_route_ctx c;
+
+	wc_algo_tree.routed(local_ctx(ctx, &c, false), words, nwords, req);
+}
+
+static const struct wc_algo sim_algo_tree_local = {
+	.name = "tree-local",
+	.next_worm = local_next_worm,
+	.route = local_route,
+	.hdr_words = wc_tree_hdr_words,
+	.routed = local_routed,
+};
 
 static u32 nchannels(const struct wc_topo *t)
 {
@@ -1846,6 +2040,22 @@ static int state_init(struct sim_state *st, const struct sim_config *cfg,
 		st->mem += st->trees->mem;
 		st->tables = st->trees;
 	}
+	if (cfg->table_global) {
+		st->trees_global = st_zalloc(st, sizeof(*st->trees_global));
+		if (!st->trees_global)
+			return -ENOMEM;
+		err = wc_tree_set_build(st->trees_global, t, cfg->table_global,
+					cfg->table_global_len, NULL);
+		if (err) {
+			st_free(st, st->trees_global, sizeof(*st->trees_global));
+			st->trees_global = NULL;
+			return err;
+		}
+		st->mem += st->trees_global->mem;
+		st->local.free = st->trees;
+		st->local.global = st->trees_global;
+		st->tables = &st->local;
+	}
 	st->hdr_words = wc_algo_hdr_words(cfg->algo, cfg->mcast_frac > 0 ?
 					  cfg->dsts_max : 1);
 	st->msg_bytes = sizeof(struct sim_msg) + st->hdr_words * sizeof(u32) +
@@ -1880,6 +2090,11 @@ static void state_fini(struct sim_state *st)
 		st->mem -= st->trees->mem;
 		wc_tree_set_free(st->trees);
 		st_free(st, st->trees, sizeof(*st->trees));
+	}
+	if (st->trees_global) {
+		st->mem -= st->trees_global->mem;
+		wc_tree_set_free(st->trees_global);
+		st_free(st, st->trees_global, sizeof(*st->trees_global));
 	}
 	while (st->live.next != &st->live) {
 		struct sim_msg *sm = st->live.next;
@@ -1964,10 +2179,16 @@ int sim_run(const struct sim_config *cfg, double load, struct sim_result *res)
 			stop = st.win_end;
 		if (stop > end)
 			stop = end;
+		/* local faults: re-inject within SIM_REINJECT_CHUNK cycles */
+		if (cfg->fault_local && stop > now + SIM_REINJECT_CHUNK)
+			stop = now + SIM_REINJECT_CHUNK;
 		st.chunk_sim = now;
 		st.chunk_eng = wc_engine_now(st.e);
 		wc_engine_run(st.e, stop - now, st.tables);
 		now = stop;
+		ret = sim_reinject(&st);
+		if (ret)
+			goto out;
 		if (st.deadlock_seen) {
 			wc_engine_dump_waits(st.e, res->dump, sizeof(res->dump));
 			st.deadlock_seen = false;
@@ -2044,6 +2265,12 @@ int sim_zero_load(const struct sim_config *cfg, struct sim_zero_load *z)
 		st.chunk_eng = wc_engine_now(st.e);
 		if (!ret)
 			now += wc_engine_run(st.e, budget, st.tables);
+		/* local faults: the re-injected copy, into the idle network */
+		while (!ret && st.pending && !wc_engine_busy(st.e)) {
+			ret = sim_reinject(&st);
+			if (!ret)
+				now += wc_engine_run(st.e, budget, st.tables);
+		}
 		if (!ret && wc_engine_busy(st.e)) {
 			/* counted as lost by msg_done: not a zero-load sample */
 			z->incomplete++;
@@ -2244,7 +2471,9 @@ static void print_faults(FILE *f, const struct sim_config *cfg)
 	if (cfg->random_faults)
 		fprintf(f, " (%u drawn with seed %llu)", cfg->random_faults,
 			(unsigned long long)cfg->seed);
-	fputs(", in the table (global information) and failed in the engine:", f);
+	fputs(cfg->fault_local ?
+	      ", failed in the engine; local information (the sources' table has none, the router before it re-injects):" :
+	      ", in the table (global information) and failed in the engine:", f);
 	for (i = 0; i < cfg->nfaults; i++) {
 		wc_link_ends(&cfg->topo, cfg->fault_links[i], &a, &pa, &b, &pb);
 		if (cfg->fault_tree[i] < 0)
@@ -2404,6 +2633,9 @@ void sim_print_summary(FILE *f, const struct sim_config *cfg,
 		if (r->misdelivered)
 			fprintf(f, " %llu copies misdelivered",
 				(unsigned long long)r->misdelivered);
+		if (r->reinjected)
+			fprintf(f, " %llu re-injected at the fault",
+				(unsigned long long)r->reinjected);
 		if (r->plan_fallback)
 			fprintf(f, " %llu multicasts without a plan (dual-path)",
 				(unsigned long long)r->plan_fallback);
@@ -2464,7 +2696,8 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			cfg->trees_info.ad);
 	else
 		fputs("\"cd\":null,\"ad\":null},\n", f);
-	fputs(" \"faults\":[", f);
+	fprintf(f, " \"fault_info\":\"%s\",\"faults\":[",
+		cfg->fault_local ? "local" : "global");
 	for (i = 0; i < cfg->nfaults; i++) {
 		u32 a, pa, b, pb;
 
@@ -2536,7 +2769,7 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 		}
 		fprintf(f, "\"latency_mean\":%.3f,\"latency_ratio\":%.4f,"
 			   "\"link_util_mean\":%.6f,\"link_util_max\":%.6f,"
-			   "\"hops_mean\":%.4f,\"tagged\":%llu,\"incomplete\":%llu,\"lost\":%llu,\"misdelivered\":%llu,"
+			   "\"hops_mean\":%.4f,\"tagged\":%llu,\"incomplete\":%llu,\"lost\":%llu,\"misdelivered\":%llu,\"reinjected\":%llu,"
 			   "\"unstable\":%s,\"saturated\":%s,\"deadlocks\":%llu,\"route_errors\":%llu,"
 			   "\"plan_fallback\":%llu,\"cycles_total\":%llu,\"flit_hops_total\":%llu,\"mem_peak_bytes\":%llu,"
 			   "\"watchdog_dump\":",
@@ -2546,6 +2779,7 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			(unsigned long long)r->incomplete,
 			(unsigned long long)r->lost,
 			(unsigned long long)r->misdelivered,
+			(unsigned long long)r->reinjected,
 			r->unstable ? "true" : "false",
 			r->saturated ? "true" : "false",
 			(unsigned long long)r->deadlocks,

@@ -122,6 +122,15 @@ struct sim_config {
 	s8 fault_tree[WORMCAST_TREES_MAX_FAULTS];
 	u32 fault_cut[WORMCAST_TREES_MAX_FAULTS];
 	u32 random_faults;		/* of them, drawn with --seed */
+	/*
+	 * --fault-info local (one faulty link): @table stays fault-free (the
+	 * sources know nothing), @table_global carries the link; a message
+	 * whose branch is absorbed at the link is re-injected from the
+	 * link's near end on the good tree (section 7, local information).
+	 */
+	bool fault_local;
+	void *table_global;
+	size_t table_global_len;
 	/* Offered load: data flits generated per node per cycle. */
 	double load;
 	u32 msg_bytes;
@@ -216,6 +225,7 @@ struct sim_result {
 	/* copies consumed at a node not (or no longer) awaiting them: at
 	 * no destination of the message, or a second time (all the run) */
 	u64 misdelivered;
+	u64 reinjected;			/* --fault-info local: re-injections */
 	/* ocms/otms: multicasts sent by dual-path (no plan), all the run */
 	u64 plan_fallback;
 	/* incomplete, or accepted < 95% of offered: the queues grow */
