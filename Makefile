@@ -18,7 +18,7 @@
 #   make dstm-figs  Figs. 9 and 10 of the DSTM paper with wormsim (about 15
 #                   min on 2 cores): Documentation/images/dstm-fig{9,10}.*
 #   make dstm-fault-figs  the same traffic with one random faulty link
-#                   (about 5 min): Documentation/images/dstm-fault-fig*
+#                   (about 15 min): Documentation/images/dstm-fault-fig*
 #   make star-figs  Figs. 7, 8 and 9 of the star paper with wormsim
 #   make path-figs  dual-path, multipath, OCMS, OTMS on meshes with wormsim:
 #                   traffic and latency under load (a few minutes on 1 core)
@@ -217,13 +217,15 @@ dstm-figs: $(WORMSIM)
 
 # Documentation/dstm.rst, "One faulty link under load": Figs. 9 and 10's
 # traffic on DSTM-1 and DSTM-2, fault-free and with one random faulty link
-# (wormsim --random-faults 1, a different link per seed)
+# (wormsim --random-faults 1, a different link per seed), global
+# information, and DSTM-1 with local information (--fault-info local)
 dstm-fault-figs: $(WORMSIM)
 	WC_FIGS_NAME=dstm-fault-fig WC_FIGS_RAW=$(BUILD)/bench/dstm-fault-figs \
 	WC_SCHEMES="dstm-1:--multicast=dstm-1 \
 		dstm-1-fault:--multicast=dstm-1=--random-faults=1 \
 		dstm-2:--multicast=dstm-2 \
-		dstm-2-fault:--multicast=dstm-2=--random-faults=1" \
+		dstm-2-fault:--multicast=dstm-2=--random-faults=1 \
+		dstm-1-local:--multicast=dstm-1=--random-faults=1=--fault-info=local" \
 		tools/bench/dstm_figs.sh
 
 # Documentation/paths.rst, "Figures 7, 8 and 9 of the star paper" (WC_DRAWS,

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wormsim --fault-link and --random-faults (DSTM section 7 with global
- * information; Documentation/wormsim.rst, "Faulty links"), on a 16x16
- * torus with section 6's parameters.  Checked, with one faulty link of
- * tree 0 and one of tree 1 in turn:
+ * wormsim --fault-link, --random-faults and --fault-info (DSTM section 7;
+ * Documentation/wormsim.rst, "Faulty links"), on a 16x16 torus with
+ * section 6's parameters.  Checked, with one faulty link of tree 0 and
+ * one of tree 1 in turn, with global information:
  *  - under Fig. 9's and Fig. 10's traffic every destination of every
  *    message consumes it exactly once (no copy at a non-destination, none
  *    twice, no message finished with a destination missed), the watchdog
@@ -14,9 +14,16 @@
  *    and between random pairs, is Eq. 1 over the good path: the shortest
  *    path over the trees' links with the faulty link removed, found here by
  *    BFS in each tree (a unicast takes the tree whose path avoids the
- *    fault, the shorter when both do);
- *  - --random-faults draws distinct real links, reproducibly per --seed,
- *    and leaves the traffic of the seed unchanged;
+ *    fault, the shorter when both do); the nodes below the link match;
+ * with local information (--fault-info local):
+ *  - at zero load a unicast whose fault-free path crosses the link takes
+ *    Eq. 1 to the router before it, plus at most one router and link
+ *    delay, plus Eq. 1 from there over the good path, re-injected once;
+ *    the others Eq. 1 over their fault-free path;
+ *  - under both traffics: exactly once, no watchdog, the link idle, some
+ *    messages re-injected, a higher mean latency than global information;
+ * and:
+ *  - --random-faults draws distinct real links, reproducibly per --seed;
  *  - bad arguments are refused with status 1 or 2 and a message.
  */
 #include <stdio.h>
