@@ -218,13 +218,15 @@ dstm-figs: $(WORMSIM)
 # Documentation/dstm.rst, "One faulty link under load": Figs. 9 and 10's
 # traffic on DSTM-1 and DSTM-2, fault-free and with one random faulty link
 # (wormsim --random-faults 1, a different link per seed), global
-# information, and DSTM-1 with local information (--fault-info local)
+# information; DSTM-1 with its root link 8-7 faulty (the worst case: 143
+# nodes below it); DSTM-1 with local information (--fault-info local)
 dstm-fault-figs: $(WORMSIM)
 	WC_FIGS_NAME=dstm-fault-fig WC_FIGS_RAW=$(BUILD)/bench/dstm-fault-figs \
 	WC_SCHEMES="dstm-1:--multicast=dstm-1 \
 		dstm-1-fault:--multicast=dstm-1=--random-faults=1 \
 		dstm-2:--multicast=dstm-2 \
 		dstm-2-fault:--multicast=dstm-2=--random-faults=1 \
+		dstm-1-root:--multicast=dstm-1=--fault-link=8:7 \
 		dstm-1-local:--multicast=dstm-1=--random-faults=1=--fault-info=local" \
 		tools/bench/dstm_figs.sh
 
