@@ -311,6 +311,25 @@ static void test_random(void)
 	sim_config_free(&c1);
 	sim_config_free(&c2);
 	sim_config_free(&c3);
+
+	/* the fault draw leaves the seed's traffic alone: paired runs */
+	{
+		struct sim_result r1, r2;
+
+		PARSE(&c1, err, SEC6, "--random-faults", "1", "--seed", "3",
+		      "--load", "0.004", "--cycles", "5000", "--msg-flits", "32");
+		PARSE(&c2, err, SEC6, "--seed", "3", "--load", "0.004",
+		      "--cycles", "5000", "--msg-flits", "32");
+		if (!sim_run(&c1, c1.load, &r1) && !sim_run(&c2, c2.load, &r2))
+			ok(r1.tagged == r2.tagged && r1.tagged > 50 &&
+			   r1.cls[SIM_UNICAST].count == r2.cls[SIM_UNICAST].count,
+			   "--random-faults 1: the seed's %llu messages as without it",
+			   (unsigned long long)r1.tagged);
+		else
+			ok(0, "paired runs");
+		sim_config_free(&c1);
+		sim_config_free(&c2);
+	}
 }
 
 static void test_refused(void)
