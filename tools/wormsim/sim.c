@@ -1573,7 +1573,7 @@ struct sim_state {
 	/* --fault-info local: the set with the faulty link, both sets as
 	 * sim_algo_tree_local's tables, and the messages to re-inject */
 	struct wc_tree_set *trees_global;
-	struct sim_local_tables { const struct wc_tree_set *free, *global; } local;
+	struct sim_local_tables { const struct wc_tree_set *nofault, *global; } local;
 	struct sim_msg *pending;
 	struct wc_label_set *labels;	/* the same for a label scheme */
 	struct sim_planner *planner;	/* ocms, otms: plans every multicast */
@@ -1891,7 +1891,7 @@ static const struct wc_route_ctx *local_ctx(const struct wc_route_ctx *ctx,
 	const struct sim_local_tables *lt = ctx->tables;
 
 	*c = *ctx;
-	c->tables = global ? lt->global : lt->free;
+	c->tables = global ? lt->global : lt->nofault;
 	return c;
 }
 
@@ -2052,7 +2052,7 @@ static int state_init(struct sim_state *st, const struct sim_config *cfg,
 			return err;
 		}
 		st->mem += st->trees_global->mem;
-		st->local.free = st->trees;
+		st->local.nofault = st->trees;
 		st->local.global = st->trees_global;
 		st->tables = &st->local;
 	}
