@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "sim.h"
+#include "relay.h"
 
 struct m0_send {
 	u64 t;			/* driver time of submission */
@@ -77,29 +78,23 @@ static struct m0_send *m0_push(struct m0 *s, u64 t, u32 from, u32 depth)
 
 /*
  * The holder at chain position @h of range [@lo, @hi), free from @t on,
- * hands the far half on and keeps its own until it is alone.
+ * hands the far half on and keeps its own until it is alone (relay.h,
+ * the same split as the kernel's multiphase scheme).
  */
 static void m0_relay(struct m0 *s, u32 h, u32 lo, u32 hi, u64 t, u32 depth)
 {
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
+	struct wc_relay_send r;
+
+	while (wc_relay_next(h, &lo, &hi, &r)) {
 		struct m0_send *x;
 
 		t = (t > s->cpu_free[h] ? t : s->cpu_free[h]) +
 		    s->cfg->send_ovh;
 		s->cpu_free[h] = t;
 		x = m0_push(s, t, h, depth + 1);
-		if (h < mid) {
-			x->target = mid;
-			x->lo = mid;
-			x->hi = hi;
-			hi = mid;
-		} else {
-			x->target = mid - 1;
-			x->lo = lo;
-			x->hi = mid;
-			lo = mid;
-		}
+		x->target = r.target;
+		x->lo = r.lo;
+		x->hi = r.hi;
 	}
 }
 
@@ -267,14 +262,7 @@ static u32 m0_draw(struct m0 *s, struct sim_rng *rng, const u32 *label,
 	src = perm[0];
 	for (i = 0; i <= s->k; i++)
 		s->chain[i] = perm[i];
-	/* insertion sort by label: k is at most a few thousand */
-	for (i = 1; i <= s->k; i++) {
-		u32 v = s->chain[i], j = i;
-
-		for (; j > 0 && label[s->chain[j - 1]] > label[v]; j--)
-			s->chain[j] = s->chain[j - 1];
-		s->chain[j] = v;
-	}
+	wc_relay_sort(s->chain, s->k + 1, label);
 	for (i = 0; i <= s->k; i++)
 		if (s->chain[i] == src)
 			return i;
