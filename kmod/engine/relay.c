@@ -51,3 +51,24 @@ void wc_relay_sort(u32 *chain, u32 n, const u32 *label)
 		relay_sift(chain, i, 0, label);
 	}
 }
+
+u32 wc_relay_chain(const struct wc_msg *m, u32 nnodes, const u32 *label,
+		   u32 *chain, u32 *src_pos)
+{
+	u32 n = 0, w, b, i;
+
+	chain[n++] = m->src;
+	for (w = 0; w * 32 < nnodes; w++) {
+		u32 x = m->dstmap[w];
+
+		for (b = 0; x; b++, x >>= 1)
+			if ((x & 1) && w * 32 + b != m->src && n <= m->ndsts)
+				chain[n++] = w * 32 + b;
+	}
+	wc_relay_sort(chain, n, label);
+	*src_pos = 0;
+	for (i = 0; i < n; i++)
+		if (chain[i] == m->src)
+			*src_pos = i;
+	return n;
+}

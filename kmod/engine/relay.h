@@ -15,6 +15,7 @@
 #define WC_RELAY_H
 
 #include "compat.h"
+#include "engine.h"
 
 /* One send: the target's chain position and the range handed to it. */
 struct wc_relay_send {
@@ -57,5 +58,14 @@ u32 wc_relay_phases(u32 n);
  * NULL), in place, O(n log n) and no allocation (a heap sort).
  */
 void wc_relay_sort(u32 *chain, u32 n, const u32 *label);
+
+/*
+ * The chain of message @m on an engine of @nnodes nodes: its source and
+ * its destinations, sorted by @label (node -> label; by node id if NULL),
+ * into @chain (room for m->ndsts + 1).  Returns the chain's length, and
+ * the source's position in *@src_pos.
+ */
+u32 wc_relay_chain(const struct wc_msg *m, u32 nnodes, const u32 *label,
+		   u32 *chain, u32 *src_pos);
 
 #endif /* WC_RELAY_H */

@@ -6,7 +6,9 @@
  * reception in phase ceil(log2 n), and every send leaves a holder from a
  * range it holds, to a node of that range, handing it a part of the range
  * that holds the target and not the holder.  And wc_relay_sort() sorts a
- * chain by random labels (or by id), keeping its nodes.
+ * chain by random labels (or by id), keeping its nodes; wc_relay_chain()
+ * makes a message's chain; wc_engine_yield() from the deliver callback
+ * ends the run at the end of that cycle (the kernel's relays go in then).
  */
 #include <stdlib.h>
 
@@ -107,6 +109,92 @@ static int sort_ok(u32 n, bool by_label)
 	return 1;
 }
 
+struct yctx {
+	struct wc_engine *e;
+	u32 got;
+	u64 at[2];
+};
+
+static void y_deliver(void *priv, struct wc_msg *m, u32 node, u64 lat)
+{
+	struct yctx *c = priv;
+
+	if (c->got < 2)
+		c->at[c->got] = wc_engine_now(c->e);
+	c->got++;
+	wc_engine_yield(c->e);
+}
+
+static void y_done(void *priv, struct wc_msg *m)
+{
+}
+
+static void y_route_error(void *priv, struct wc_msg *m, u32 node, int err)
+{
+}
+
+static void y_deadlock(void *priv, u64 cycle)
+{
+}
+
+static void test_engine(void)
+{
+	static const struct wc_engine_ops ops = {
+		.deliver = y_deliver, .msg_done = y_done,
+		.route_error = y_route_error, .deadlock = y_deadlock,
+	};
+	static const u32 rev[16] = { 15, 14, 13, 12, 11, 10, 9, 8,
+				     7, 6, 5, 4, 3, 2, 1, 0 };
+	u32 dims[2] = { 4, 4 }, chain[16], pos, n, i;
+	static const u32 dsts[] = { 0, 2, 3, 6, 9, 10, 12, 15 };
+	struct wc_engine_params p;
+	struct yctx c = { 0 };
+	struct wc_topo topo;
+	struct wc_msg *m;
+	u64 ran1, ran2;
+	bool sorted = true;
+
+	wc_topo_init(&topo, WC_TOPO_MESH, 2, dims, NULL);
+	wc_engine_params_default(&p, &topo);
+	c.e = wc_engine_create(&topo, &p, &wc_algo_unicast_based, &ops, &c);
+	m = calloc(1, wc_msg_size(c.e));
+	if (!c.e || !m) {
+		ok(0, "engine and message");
+		return;
+	}
+	wc_msg_init(c.e, m, 5, 64, NULL);
+	for (i = 0; i < sizeof(dsts) / sizeof(dsts[0]); i++)
+		wc_msg_add_dst(c.e, m, dsts[i]);
+	n = wc_relay_chain(m, topo.nnodes, NULL, chain, &pos);
+	for (i = 1; i < n; i++)
+		sorted = sorted && chain[i - 1] < chain[i];
+	ok(n == 9 && sorted && chain[pos] == 5 && pos == 3,
+	   "wc_relay_chain: source 5 and 8 members by node id, source at 3");
+	n = wc_relay_chain(m, topo.nnodes, rev, chain, &pos);
+	for (i = 1, sorted = true; i < n; i++)
+		sorted = sorted && rev[chain[i - 1]] < rev[chain[i]];
+	ok(n == 9 && sorted && chain[pos] == 5 && pos == 5,
+	   "wc_relay_chain: by labels (reversed ids), source at 5");
+
+	/* two worms from node 0, to 1 and to 15: one yield per delivery */
+	wc_msg_init(c.e, m, 0, 64, NULL);
+	wc_msg_add_dst(c.e, m, 1);
+	wc_msg_add_dst(c.e, m, 15);
+	wc_engine_submit(c.e, m);
+	ran1 = wc_engine_run(c.e, 100000, NULL);
+	ok(c.got == 1 && wc_engine_busy(c.e) && wc_engine_now(c.e) == c.at[0] + 1 &&
+	   ran1 == c.at[0] + 1,
+	   "wc_engine_yield: the run ends at the end of the first delivery's cycle (%llu), the second worm still in flight",
+	   (unsigned long long)c.at[0]);
+	ran2 = wc_engine_run(c.e, 100000, NULL);
+	ok(c.got == 2 && !wc_engine_busy(c.e) && wc_engine_now(c.e) == c.at[1] + 1 &&
+	   ran2 == c.at[1] - c.at[0],
+	   "wc_engine_yield: the next run goes on to the second delivery (%llu), then the engine is idle",
+	   (unsigned long long)c.at[1]);
+	wc_engine_destroy(c.e);
+	free(m);
+}
+
 int main(void)
 {
 	unsigned int seed = (unsigned int)(getenv("WC_SEED") ?
@@ -149,5 +237,6 @@ int main(void)
 			bad++;
 	ok(!bad, "wc_relay_sort: 200 random chains sorted by random labels or by id, same nodes");
 	ok(sort_ok(1, true) && sort_ok(2, true), "wc_relay_sort: chains of 1 and 2");
+	test_engine();
 	return done_testing();
 }

@@ -288,7 +288,7 @@ int sim_mcast0(const struct sim_config *cfg, struct sim_mcast0 *r)
 	memset(r, 0, sizeof(*r));
 	if (wc_labeling_init(&lb, t))
 		return -EINVAL;
-	s.relay = cfg->mcast_scheme == WORMCAST_MCAST_UNICAST;
+	s.relay = wc_mcast_builtin(cfg->mcast_scheme);
 	if (!s.relay && !wc_label_scheme(cfg->mcast_scheme)) {
 		wc_labeling_free(&lb);
 		return -EOPNOTSUPP;
@@ -393,6 +393,7 @@ void sim_print_mcast0(FILE *f, const struct sim_config *cfg,
 
 	fprintf(f, "mcast0 scheme=%s k=%u draws=%u data_flits=%u send_ovh=%u recv_ovh=%u router_delay=%u latency=%.2f per_dst=%.2f max=%u phases=%.2f channels=%.2f plan_channels=%.2f plan_max_length=%.2f plan_fallback=%llu lost=%llu deadlocks=%llu route_errors=%llu\n",
 		cfg->mcast_scheme == WORMCAST_MCAST_UNICAST ? "unicast-relay" :
+		cfg->mcast_scheme == WORMCAST_MCAST_MULTIPHASE ? "multiphase" :
 		sim_scheme_label(cfg, name, sizeof(name)),
 		cfg->mcast0, cfg->draws, sim_msg_flits(cfg), cfg->send_ovh,
 		cfg->recv_ovh, cfg->params.router_delay, r->mean, r->mean_dst,
