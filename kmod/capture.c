@@ -59,8 +59,12 @@ void wc_capture_attach(struct wc_fabric *f, struct wc_msg *m)
 	c->t.links = (struct wc_trace_link *)(c + 1);
 	c->t.max_dsts = m->ndsts;
 	c->t.dsts = (struct wc_trace_dst *)(c->t.links + max_links);
-	/* what the engine runs on: the built-in algorithm without a table */
-	c->scheme = f->run_table ? f->run_scheme : WORMCAST_MCAST_UNICAST;
+	/*
+	 * What the engine runs on: the built-in algorithm without a table,
+	 * whose relays under multiphase are recorded as such.
+	 */
+	c->scheme = f->run_table || f->run_scheme == WORMCAST_MCAST_MULTIPHASE ?
+		    f->run_scheme : WORMCAST_MCAST_UNICAST;
 	c->gen = f->run_table ? f->run_table->gen : 0;
 	m->trace = &c->t;
 }

@@ -7,6 +7,8 @@
  *   ndo_start_xmit -> node->txq (bounded; the device queue stops when full)
  *   NAPI poll: txq -> destination set -> engine message -> wc_engine_run()
  *   deliver callback: one skb clone per destination -> fabric->rxq
+ *   (multiphase: and the target's own sends, queued by relay.c and
+ *   submitted when the run returns, in the same poll)
  *   after the run: clone -> __dev_forward_skb() -> netif_receive_skb()
  *   msg_done callback: the original skb is freed, releasing the sender's
  *   socket memory (this is the end-to-end backpressure).
@@ -191,21 +193,24 @@ static int wc_rx_hwtstamp(struct sk_buff *skb)
 static void wc_op_deliver(void *priv, struct wc_msg *m, u32 node, u64 lat)
 {
 	struct wc_fabric *f = priv;
+	u32 origin = wc_relay_origin(f, m);
 	struct sk_buff *clone;
 
 	if (unlikely(!wc_msg_has_dst(f->engine, m, node))) {
 		/* bad tables sent a copy where nobody asked for it */
-		wc_count_napi(f, m->src, WORMCAST_CNT_DROP_STRAY, 1);
+		wc_count_napi(f, origin, WORMCAST_CNT_DROP_STRAY, 1);
 		net_warn_ratelimited("%s: a copy from node %u reached node %u, not a destination: not delivered (bad routing tables?)\n",
 				     netdev_name(f->dev), m->src, node);
 		return;
 	}
+	/* multiphase: the target sends on, whatever becomes of its copy */
+	wc_relay_delivered(f, m);
 	clone = skb_clone(m->cookie, GFP_ATOMIC);
 	if (!clone) {
 		wc_count_napi(f, node, WORMCAST_CNT_DROP_NOMEM, 1);
 		return;
 	}
-	wc_cb(clone)->src = m->src;
+	wc_cb(clone)->src = origin;
 	wc_cb(clone)->dst = node;
 	/* the tail is consumed now: the RX hardware timestamp */
 	wc_cb(clone)->hwtstamp = 0;
@@ -219,15 +224,19 @@ static void wc_op_msg_done(void *priv, struct wc_msg *m)
 {
 	struct wc_fabric *f = priv;
 	struct sk_buff *skb = m->cookie;
+	bool relay;
 
 	if (unlikely(m->trace))
 		wc_capture_done(f, m, skb, f->flush_reason);
+	/* multiphase: a lost target loses its range, counted per member */
+	relay = wc_relay_done(f, m, f->flush_reason);
 	/* a flushed message counts once, under the flush's reason */
-	if (unlikely(m->fault_lost) && !f->flush_reason)
+	if (unlikely(m->fault_lost) && !f->flush_reason && !relay)
 		wc_count_napi(f, m->src, WORMCAST_CNT_FAULT_DROPS, m->fault_lost);
 	if (unlikely(f->flush_reason)) {
 		/* aborted by wc_engine_flush(): destinations not reached */
-		wc_count_napi(f, m->src, f->flush_reason, 1);
+		if (!relay)
+			wc_count_napi(f, m->src, f->flush_reason, 1);
 		kfree_skb(skb);
 	} else {
 		consume_skb(skb);
@@ -240,7 +249,8 @@ static void wc_op_route_error(void *priv, struct wc_msg *m, u32 node, int err)
 {
 	struct wc_fabric *f = priv;
 
-	wc_count_napi(f, m->src, WORMCAST_CNT_DROP_ROUTE_ERROR, 1);
+	if (!wc_relay_route_error(f, m))
+		wc_count_napi(f, m->src, WORMCAST_CNT_DROP_ROUTE_ERROR, 1);
 	net_warn_ratelimited("%s: routing error %d at node %u (source %u)\n",
 			     netdev_name(f->dev), err, node, m->src);
 }
@@ -362,14 +372,13 @@ static void wc_submit(struct wc_fabric *f, struct wc_node *node,
 		kfree_skb(skb);
 		return;
 	}
-	m = kmalloc(f->msg_size, GFP_ATOMIC);
+	m = wc_relay_msg_alloc(f, node->id, skb->len, skb);
 	if (!m) {
 		/* counted, never retried: a retry could spin the poll */
 		wc_count_napi(f, node->id, WORMCAST_CNT_DROP_NOMEM, 1);
 		kfree_skb(skb);
 		return;
 	}
-	wc_msg_init(f->engine, m, node->id, skb->len, skb);
 	why = wc_fill_dsts(f, m, node->id, mac);
 	if (why) {
 		wc_count_napi(f, node->id, why, 1);
@@ -378,6 +387,18 @@ static void wc_submit(struct wc_fabric *f, struct wc_node *node,
 			consume_skb(skb);
 		else
 			kfree_skb(skb);
+		return;
+	}
+	if (f->run_scheme == WORMCAST_MCAST_MULTIPHASE && m->ndsts > 1) {
+		/* the source's own sends; receivers send on (relay.c) */
+		if (wc_relay_start(f, m)) {
+			wc_count_napi(f, node->id, WORMCAST_CNT_DROP_NOMEM,
+				      m->ndsts);
+			kfree(m);
+			kfree_skb(skb);
+			return;
+		}
+		wc_relay_submit(f);
 		return;
 	}
 	words = wc_algo_hdr_words(f->run_algo, m->ndsts);
@@ -393,7 +414,7 @@ static void wc_submit(struct wc_fabric *f, struct wc_node *node,
 		}
 		m->hdr_max = words;
 	}
-	if (!f->run_table && f->run_scheme != WORMCAST_MCAST_UNICAST)
+	if (!f->run_table && !wc_mcast_builtin(f->run_scheme))
 		wc_count_napi(f, node->id, WORMCAST_CNT_TABLE_FALLBACK, 1);
 	else if (f->run_table && wc_plan_scheme(f->run_scheme) &&
 		 is_multicast_ether_addr(mac) && !is_broadcast_ether_addr(mac))
@@ -608,7 +629,7 @@ static int wc_poll(struct napi_struct *napi, int budget)
 	done = wc_deliver(f, budget);
 	for (runs = 0; runs < WC_POLL_RUNS && done < budget; runs++) {
 		bool was_idle;
-		u64 cycles;
+		u64 cycles, ran = 0;
 
 		spin_lock(&f->engine_lock);
 		rcu_read_lock();
@@ -620,8 +641,12 @@ static int wc_poll(struct napi_struct *napi, int budget)
 		f->ts_cycle = wc_engine_now(f->engine);
 		f->ts_mono_ns = f->pace_last_ns - cycles * f->ts_cycle_ns;
 		if (cycles)
-			wc_engine_run(f->engine, cycles,
-				      f->run_table ? &f->run_table->u : NULL);
+			ran = wc_engine_run(f->engine, cycles,
+					    f->run_table ? &f->run_table->u :
+					    NULL);
+		/* paced: cycles a yield left for the next run are still due */
+		if (ran < cycles && f->ts_cycle_ns)
+			f->pace_last_ns -= (cycles - ran) * f->ts_cycle_ns;
 		if (unlikely(f->deadlocked)) {
 			/* recover: the worms of a deadlock never finish */
 			f->flush_reason = WORMCAST_CNT_DROP_DEADLOCK;
@@ -629,6 +654,8 @@ static int wc_poll(struct napi_struct *napi, int budget)
 			f->flush_reason = 0;
 			f->deadlocked = false;
 		}
+		/* multiphase: receivers of this run send on, in this poll */
+		wc_relay_submit(f);
 		more = wc_engine_busy(f->engine);
 		rcu_read_unlock();
 		spin_unlock(&f->engine_lock);
@@ -775,7 +802,8 @@ struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
 		wc_fabric_put(f);
 		goto nomem;
 	}
-	f->msg_size = wc_msg_size(f->engine);
+	/* every message carries a relay tag after it (relay.c) */
+	f->msg_size = ALIGN(wc_msg_size(f->engine), sizeof(void *));
 	return f;
 
 nomem_free:
@@ -848,6 +876,7 @@ void wc_fabric_stop(struct wc_fabric *f)
 	spin_lock_bh(&f->engine_lock);
 	f->flush_reason = WORMCAST_CNT_DROP_FABRIC_DOWN;
 	wc_engine_flush(f->engine);
+	wc_relay_purge(f, WORMCAST_CNT_DROP_FABRIC_DOWN);
 	f->flush_reason = 0;
 	/* the engine is empty: the table it ran on may go */
 	wc_table_put(f->run_table);

@@ -155,7 +155,7 @@ int wc_mcast_check(u32 scheme, const struct wc_topo *topo,
 		*why = "unknown multicast scheme";
 		return -EINVAL;
 	}
-	if (scheme == WORMCAST_MCAST_UNICAST)
+	if (wc_mcast_builtin(scheme))
 		return 0;
 	*why = NULL;
 	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS)

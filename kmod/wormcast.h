@@ -214,7 +214,9 @@ struct wc_fabric {
 
 	spinlock_t engine_lock;		/* BH */
 	struct wc_engine *engine;
-	size_t msg_size;
+	size_t msg_size;		/* a message, up to its relay tag */
+	/* multiphase: sends queued by deliveries, for after the run */
+	struct wc_msg *relayq, *relayq_tail;
 	/*
 	 * What the engine runs on (engine lock): the algorithm, the table
 	 * pinned for it (NULL: the built-in unicast-based algorithm), the
@@ -318,6 +320,17 @@ void wc_fabric_start(struct wc_fabric *f);
 void wc_fabric_stop(struct wc_fabric *f);
 netdev_tx_t wc_fabric_xmit(struct wc_node *node, struct sk_buff *skb);
 void wc_node_purge(struct wc_node *node);
+
+/* relay.c: scheme multiphase, receivers send on */
+struct wc_msg *wc_relay_msg_alloc(struct wc_fabric *f, u32 src, u32 bytes,
+				  void *cookie);
+int wc_relay_start(struct wc_fabric *f, struct wc_msg *m);
+void wc_relay_delivered(struct wc_fabric *f, struct wc_msg *m);
+u32 wc_relay_origin(const struct wc_fabric *f, const struct wc_msg *m);
+bool wc_relay_route_error(struct wc_fabric *f, struct wc_msg *m);
+bool wc_relay_done(struct wc_fabric *f, struct wc_msg *m, int reason);
+void wc_relay_submit(struct wc_fabric *f);
+void wc_relay_purge(struct wc_fabric *f, int reason);
 
 /* capture.c: records of messages for the fabric device's packet sockets */
 void wc_capture_attach(struct wc_fabric *f, struct wc_msg *m);

@@ -30,6 +30,7 @@ static const char *const wc_mcast_scheme_names[] = {
 	[WORMCAST_MCAST_STAR_TREE] = "star-tree",
 	[WORMCAST_MCAST_OCMS] = "ocms",
 	[WORMCAST_MCAST_OTMS] = "otms",
+	[WORMCAST_MCAST_MULTIPHASE] = "multiphase",
 };
 
 _Static_assert(sizeof(wc_mcast_scheme_names) / sizeof(wc_mcast_scheme_names[0]) ==

@@ -289,7 +289,8 @@ int wc_trees_table_info(u32 scheme, const struct wc_topo *t,
 
 	switch (scheme) {
 	case WORMCAST_MCAST_UNICAST:
-		return fail(why, "scheme unicast needs no table");
+	case WORMCAST_MCAST_MULTIPHASE:
+		return fail(why, "built-in schemes (unicast, multiphase) need no table");
 	case WORMCAST_MCAST_SPAM:
 		if (t->nports > WC_TREE_MAX_PORTS)
 			return fail(why, "tree multicast needs routers of at most 8 ports");

@@ -75,6 +75,7 @@ struct wc_engine {
 	u32 next_worm_id;
 	u64 last_progress;
 	bool stalled;			/* watchdog fired, no progress since */
+	bool yield;			/* wc_engine_yield(): end this run */
 
 	u32 nnodes, nports, nphys;
 	u32 *nbr;			/* nnodes * nports neighbours */
@@ -1054,7 +1055,8 @@ u64 wc_engine_run(struct wc_engine *e, u64 max_cycles, const void *tables)
 	u64 ran = 0;
 
 	e->tables = tables;
-	while (ran < max_cycles && wc_engine_busy(e)) {
+	e->yield = false;
+	while (ran < max_cycles && wc_engine_busy(e) && !e->yield) {
 		struct wc_worm *w, *next;
 
 		if (!e->nactive)
@@ -1070,7 +1072,13 @@ u64 wc_engine_run(struct wc_engine *e, u64 max_cycles, const void *tables)
 	}
 	e->stats.cycles += ran;
 	e->tables = NULL;
+	e->yield = false;
 	return ran;
+}
+
+void wc_engine_yield(struct wc_engine *e)
+{
+	e->yield = true;
 }
 
 u32 wc_engine_flush(struct wc_engine *e)

@@ -234,7 +234,8 @@ static inline u32 wc_algo_hdr_words(const struct wc_algo *algo, u32 ndsts)
 
 /*
  * Callbacks into the engine's owner.  They run inside wc_engine_run() or
- * wc_engine_flush() and must not call back into the engine.
+ * wc_engine_flush() and must not call back into the engine, except
+ * wc_engine_yield().
  */
 struct wc_engine_ops {
 	/* The tail of a worm of @m was consumed at @node. */
@@ -313,6 +314,13 @@ bool wc_engine_busy(const struct wc_engine *e);
  * time is skipped, not simulated.
  */
 u64 wc_engine_run(struct wc_engine *e, u64 max_cycles, const void *tables);
+
+/*
+ * Make the running wc_engine_run() return at the end of the current cycle
+ * (from a callback: a receiver that sends on submits its worms after the
+ * run, at the next cycle, as kmod/fabric.c does under multiphase).
+ */
+void wc_engine_yield(struct wc_engine *e);
 
 /* Current cycle. */
 u64 wc_engine_now(const struct wc_engine *e);

@@ -11,7 +11,7 @@
 
 #include "compat.h"
 
-/* WORMCAST_TABLE_TREES or _LABELS; 0 for unicast (built in) or unknown. */
+/* WORMCAST_TABLE_TREES or _LABELS; 0 for a built-in scheme or unknown. */
 static inline u32 wc_mcast_table_kind(u32 scheme)
 {
 	switch (scheme) {
@@ -29,6 +29,17 @@ static inline u32 wc_mcast_table_kind(u32 scheme)
 		return WORMCAST_TABLE_LABELS;
 	}
 	return 0;
+}
+
+/*
+ * The built-in schemes, which need no table and run on the built-in
+ * unicast-based algorithm: unicast (the source sends every unicast) and
+ * multiphase (receivers send on, relay.h).
+ */
+static inline bool wc_mcast_builtin(u32 scheme)
+{
+	return scheme == WORMCAST_MCAST_UNICAST ||
+	       scheme == WORMCAST_MCAST_MULTIPHASE;
 }
 
 /* The schemes of two edge-disjoint trees (whose tables may carry faults). */

@@ -23,7 +23,8 @@ const char wc_link_usage[] =
 	"              topology hypercube dim N | topology star n N }\n"
 	"SIZES    := X | XxY | XxYxZ            (e.g. 8, 8x8, 4x4x4)\n"
 	"SCHEME   := { unicast | spam | dstm-1 | dstm-2 | rt | hamiltonian |\n"
-	"              dual-path | multipath | star-tree | ocms | otms }\n"
+	"              dual-path | multipath | star-tree | ocms | otms |\n"
+	"              multiphase }\n"
 	"PATTERN  := interface name of node devices with one %d for the node\n"
 	"            id (default: NAMEn%d, NAME cut to 14 characters)\n"
 	"\n"
@@ -45,8 +46,10 @@ const char wc_link_usage[] =
 	"                 dual-path, multipath (path worms along a Hamiltonian\n"
 	"                 labeling), star-tree (tree worms along it), ocms,\n"
 	"                 otms (optimal path worms planned by wormcastd per\n"
-	"                 source and group, dual-path until then); all but\n"
-	"                 unicast use the tables wormcastd installs\n";
+	"                 source and group, dual-path until then),\n"
+	"                 multiphase (unicast worms, receivers send on);\n"
+	"                 all but unicast and multiphase use the tables\n"
+	"                 wormcastd installs\n";
 
 int wc_parse_dims(const char *s, uint32_t *dims, uint32_t *ndims)
 {

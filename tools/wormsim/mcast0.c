@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "sim.h"
+#include "relay.h"
 
 struct m0_send {
 	u64 t;			/* driver time of submission */
@@ -77,29 +78,23 @@ static struct m0_send *m0_push(struct m0 *s, u64 t, u32 from, u32 depth)
 
 /*
  * The holder at chain position @h of range [@lo, @hi), free from @t on,
- * hands the far half on and keeps its own until it is alone.
+ * hands the far half on and keeps its own until it is alone (relay.h,
+ * the same split as the kernel's multiphase scheme).
  */
 static void m0_relay(struct m0 *s, u32 h, u32 lo, u32 hi, u64 t, u32 depth)
 {
-	while (hi - lo > 1) {
-		u32 mid = lo + (hi - lo) / 2;
+	struct wc_relay_send r;
+
+	while (wc_relay_next(h, &lo, &hi, &r)) {
 		struct m0_send *x;
 
 		t = (t > s->cpu_free[h] ? t : s->cpu_free[h]) +
 		    s->cfg->send_ovh;
 		s->cpu_free[h] = t;
 		x = m0_push(s, t, h, depth + 1);
-		if (h < mid) {
-			x->target = mid;
-			x->lo = mid;
-			x->hi = hi;
-			hi = mid;
-		} else {
-			x->target = mid - 1;
-			x->lo = lo;
-			x->hi = mid;
-			lo = mid;
-		}
+		x->target = r.target;
+		x->lo = r.lo;
+		x->hi = r.hi;
 	}
 }
 
@@ -267,14 +262,7 @@ static u32 m0_draw(struct m0 *s, struct sim_rng *rng, const u32 *label,
 	src = perm[0];
 	for (i = 0; i <= s->k; i++)
 		s->chain[i] = perm[i];
-	/* insertion sort by label: k is at most a few thousand */
-	for (i = 1; i <= s->k; i++) {
-		u32 v = s->chain[i], j = i;
-
-		for (; j > 0 && label[s->chain[j - 1]] > label[v]; j--)
-			s->chain[j] = s->chain[j - 1];
-		s->chain[j] = v;
-	}
+	wc_relay_sort(s->chain, s->k + 1, label);
 	for (i = 0; i <= s->k; i++)
 		if (s->chain[i] == src)
 			return i;
@@ -300,7 +288,7 @@ int sim_mcast0(const struct sim_config *cfg, struct sim_mcast0 *r)
 	memset(r, 0, sizeof(*r));
 	if (wc_labeling_init(&lb, t))
 		return -EINVAL;
-	s.relay = cfg->mcast_scheme == WORMCAST_MCAST_UNICAST;
+	s.relay = wc_mcast_builtin(cfg->mcast_scheme);
 	if (!s.relay && !wc_label_scheme(cfg->mcast_scheme)) {
 		wc_labeling_free(&lb);
 		return -EOPNOTSUPP;
@@ -405,6 +393,7 @@ void sim_print_mcast0(FILE *f, const struct sim_config *cfg,
 
 	fprintf(f, "mcast0 scheme=%s k=%u draws=%u data_flits=%u send_ovh=%u recv_ovh=%u router_delay=%u latency=%.2f per_dst=%.2f max=%u phases=%.2f channels=%.2f plan_channels=%.2f plan_max_length=%.2f plan_fallback=%llu lost=%llu deadlocks=%llu route_errors=%llu\n",
 		cfg->mcast_scheme == WORMCAST_MCAST_UNICAST ? "unicast-relay" :
+		cfg->mcast_scheme == WORMCAST_MCAST_MULTIPHASE ? "multiphase" :
 		sim_scheme_label(cfg, name, sizeof(name)),
 		cfg->mcast0, cfg->draws, sim_msg_flits(cfg), cfg->send_ovh,
 		cfg->recv_ovh, cfg->params.router_delay, r->mean, r->mean_dst,

@@ -429,7 +429,8 @@ void sim_usage(FILE *f)
 "                       replication); all need 2 consumption channels;\n"
 "                       ocms, otms: each multicast sent as the planner's\n"
 "                       optimal star (daemon/lib/pathplan.c), as the kernel\n"
-"                       sends wormcastd's plans\n"
+"                       sends wormcastd's plans; multiphase (--mcast0\n"
+"                       only): receivers send on, as unicast does there\n"
 "  --rt-pair PAIR       rt: average (default), best or path (the paper's\n"
 "                       Tarjan(average), Tarjan(best), Tarjan(path))\n"
 "  --rt-seed N          rt average/best: trial i uses random order N + i\n"
@@ -817,12 +818,15 @@ static int resolve_algo(const struct raw_args *a, struct sim_config *cfg,
 	cfg->mcast_scheme = WORMCAST_MCAST_UNICAST;
 	if (a->multicast && wc_mcast_scheme_parse(a->multicast, &cfg->mcast_scheme))
 		return errf(err, len, 1,
-			    "--multicast: expected unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms or otms, got '%s'",
+			    "--multicast: expected unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms, otms or multiphase, got '%s'",
 			    a->multicast);
+	if (cfg->mcast_scheme == WORMCAST_MCAST_MULTIPHASE && !cfg->mcast0)
+		return errf(err, len, 1,
+			    "--multicast multiphase: receivers send on only under --mcast0 (load runs send every unicast from the source: --multicast unicast)");
 	ret = resolve_rt_opts(a, cfg, err, len);
 	if (ret)
 		return ret;
-	if (cfg->mcast_scheme != WORMCAST_MCAST_UNICAST) {
+	if (!wc_mcast_builtin(cfg->mcast_scheme)) {
 		if (a->algo)
 			return errf(err, len, 1,
 				    "--algo and --multicast %s are exclusive: a tree or label scheme routes every message",
@@ -1026,7 +1030,7 @@ static int resolve_traffic(const struct raw_args *a, struct sim_config *cfg,
 u32 sim_max_worm_flits(const struct sim_config *cfg)
 {
 	u32 d = cfg->mcast_frac > 0 ? cfg->dsts_max : 1;
-	u32 hdr = cfg->mcast_scheme == WORMCAST_MCAST_UNICAST ? 1 :
+	u32 hdr = wc_mcast_builtin(cfg->mcast_scheme) ? 1 :
 		  wc_label_scheme(cfg->mcast_scheme) ? d : 2 * d - 1;
 
 	return hdr + sim_msg_flits(cfg) + 1;
@@ -1047,8 +1051,7 @@ static int check_replication(struct sim_config *cfg, char *err, size_t len)
 		    !wc_label_scheme(cfg->mcast_scheme);
 
 	/* Path worms never split: their buffers need not hold them. */
-	if (cfg->mcast_scheme == WORMCAST_MCAST_UNICAST || !tree ||
-	    cfg->mcast0 ||
+	if (wc_mcast_builtin(cfg->mcast_scheme) || !tree || cfg->mcast0 ||
 	    cfg->params.replication != WC_REPL_ASYNC || !(cfg->mcast_frac > 0) ||
 	    cfg->params.buf_flits >= worm)
 		return 0;
@@ -2492,7 +2495,7 @@ static void print_trees(FILE *f, const struct sim_config *cfg)
 	const struct wc_trees_info *in = &cfg->trees_info;
 	const struct wc_trees_opts *o = &cfg->trees_opts;
 
-	if (cfg->mcast_scheme == WORMCAST_MCAST_UNICAST)
+	if (wc_mcast_builtin(cfg->mcast_scheme))
 		return;
 	if (wc_label_scheme(cfg->mcast_scheme)) {
 		fprintf(f, "labels:  multicast %s, the canonical Hamiltonian labeling; table %zu bytes\n",

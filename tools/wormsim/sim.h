@@ -21,6 +21,7 @@
 #include "path_mcast.h"
 #include "labels_table.h"
 #include "labeling.h"
+#include "mcast_kind.h"
 #include "pathplan.h"
 #include "plans.h"
 #include "dcf.h"

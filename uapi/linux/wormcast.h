@@ -46,6 +46,9 @@ enum wormcast_mcast_scheme {
 	WORMCAST_MCAST_OCMS,		/* optimal-channel multicast star: plans from
 					 * the daemon (labels + plans tables) */
 	WORMCAST_MCAST_OTMS,		/* optimal-time multicast star: likewise */
+	WORMCAST_MCAST_MULTIPHASE,	/* multi-phase unicast: receivers send on,
+					 * recursive halving of the label-sorted
+					 * chain; built in, needs no table */
 	__WORMCAST_MCAST_MAX,
 };
 #define WORMCAST_MCAST_MAX (__WORMCAST_MCAST_MAX - 1)

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scheme multiphase: receivers send on (Documentation/multicast.rst,
+ * "Multi-phase unicast").  The split is the engine's (kmod/engine/relay.h);
+ * this is the glue: a datagram's chain in a small refcounted context, one
+ * unicast message per send, each tagged with its target's chain position
+ * and the range handed to it.  At the target's delivery (the deliver
+ * callback) its own sends are queued on the fabric; the poll submits them
+ * right after wc_engine_run() returns, which the callback makes happen at
+ * the end of that cycle (wc_engine_yield()).  Everything runs in the NAPI
+ * poll under the engine lock, or at teardown under it.
+ *
+ * Accounting: a message that does not reach its target loses the whole
+ * range handed to it; all of it is counted under the named counter of the
+ * datagram's source (fault_drops, the flush's reason, drop_route_error,
+ * drop_nomem), so that sent x members = delivered + counted drops.
+ */
+#include "wormcast.h"
+#include "relay.h"
+
+/* One datagram's chain, shared by its messages (engine lock). */
+struct wc_relay_ctx {
+	refcount_t ref;			/* one per message, queued or submitted */
+	u32 origin;			/* the datagram's source node */
+	u32 n;				/* chain length: source and members */
+	u32 chain[];			/* nodes, by label (or id) */
+};
+
+/* After every message of the fabric (f->msg_size): NULL ctx if no relay. */
+struct wc_relay_tag {
+	struct wc_relay_ctx *ctx;
+	struct wc_msg *next;		/* f->relayq */
+	u32 target, lo, hi;		/* chain positions: [lo, hi) holds target */
+	bool delivered;			/* the target consumed the worm */
+	bool counted;			/* its loss is counted already */
+};
+
+static struct wc_relay_tag *wc_tag(const struct wc_fabric *f,
+				   const struct wc_msg *m)
+{
+	return (struct wc_relay_tag *)((char *)m + f->msg_size);
+}
+
+/* A message allocated by the fabric: wc_msg_init() and an empty tag. */
+struct wc_msg *wc_relay_msg_alloc(struct wc_fabric *f, u32 src, u32 bytes,
+				  void *cookie)
+{
+	struct wc_msg *m = kmalloc(f->msg_size + sizeof(struct wc_relay_tag),
+				   GFP_ATOMIC | __GFP_NOWARN);
+
+	if (!m)
+		return NULL;
+	wc_msg_init(f->engine, m, src, bytes, cookie);
+	memset(wc_tag(f, m), 0, sizeof(struct wc_relay_tag));
+	return m;
+}
+
+static void wc_relay_put(struct wc_relay_ctx *ctx)
+{
+	if (refcount_dec_and_test(&ctx->ref))
+		kfree(ctx);
+}
+
+/* Members [@lo, @hi) lost under @why, counted at the datagram's source. */
+static void wc_relay_lost(struct wc_fabric *f, struct wc_relay_ctx *ctx,
+			  u32 lo, u32 hi, int why)
+{
+	wc_count_add(&f->nodes[ctx->origin].napi_cnt, why, hi - lo);
+}
+
+static void wc_relay_enqueue(struct wc_fabric *f, struct wc_msg *m)
+{
+	wc_tag(f, m)->next = NULL;
+	if (f->relayq_tail)
+		wc_tag(f, f->relayq_tail)->next = m;
+	else
+		f->relayq = m;
+	f->relayq_tail = m;
+}
+
+/*
+ * Queue the sends of the holder at chain position @h of [@lo, @hi), from
+ * node chain[@h], each a unicast message of @skb (one reference each).
+ */
+static void wc_relay_sends(struct wc_fabric *f, struct wc_relay_ctx *ctx,
+			   struct sk_buff *skb, u32 bytes, u32 h, u32 lo,
+			   u32 hi)
+{
+	struct wc_relay_send s;
+
+	while (wc_relay_next(h, &lo, &hi, &s)) {
+		struct wc_msg *m;
+		struct wc_relay_tag *tag;
+
+		m = wc_relay_msg_alloc(f, ctx->chain[h], bytes, skb);
+		if (!m) {
+			wc_relay_lost(f, ctx, s.lo, s.hi,
+				      WORMCAST_CNT_DROP_NOMEM);
+			continue;
+		}
+		wc_msg_add_dst(f->engine, m, ctx->chain[s.target]);
+		tag = wc_tag(f, m);
+		tag->ctx = ctx;
+		tag->target = s.target;
+		tag->lo = s.lo;
+		tag->hi = s.hi;
+		refcount_inc(&ctx->ref);
+		skb_get(skb);
+		wc_relay_enqueue(f, m);
+	}
+}
+
+/*
+ * Multiphase, a frame to @m->ndsts >= 2 members from @m->src: queue the
+ * source's own sends instead of @m, which is freed (its reference to the
+ * skb passes to the sends).  In the poll, rcu_read_lock() held (the labels
+ * table).  Returns 0, or -ENOMEM (nothing queued, @m and the skb untouched).
+ */
+int wc_relay_start(struct wc_fabric *f, struct wc_msg *m)
+{
+	struct wc_table *t = wc_tables_peek_rcu(&f->tables,
+						WORMCAST_TABLE_LABELS);
+	const u32 *label = t ? t->u.labels.label : NULL;
+	struct wc_relay_ctx *ctx;
+	struct sk_buff *skb = m->cookie;
+	u32 h;
+
+	ctx = kmalloc(struct_size(ctx, chain, m->ndsts + 1),
+		      GFP_ATOMIC | __GFP_NOWARN);
+	if (!ctx)
+		return -ENOMEM;
+	refcount_set(&ctx->ref, 1);	/* the source's, dropped below */
+	ctx->origin = m->src;
+	ctx->n = wc_relay_chain(m, f->nnodes, label, ctx->chain, &h);
+	wc_relay_sends(f, ctx, skb, m->bytes, h, 0, ctx->n);
+	wc_relay_put(ctx);
+	kfree(m);
+	consume_skb(skb);	/* the sends hold their own references */
+	return 0;
+}
+
+/*
+ * The deliver callback for @m's target: its own sends, for the poll to
+ * submit at the end of this cycle.
+ */
+void wc_relay_delivered(struct wc_fabric *f, struct wc_msg *m)
+{
+	struct wc_relay_tag *tag = wc_tag(f, m);
+
+	if (!tag->ctx)
+		return;
+	tag->delivered = true;
+	if (tag->hi - tag->lo < 2)
+		return;
+	wc_relay_sends(f, tag->ctx, m->cookie, m->bytes, tag->target,
+		       tag->lo, tag->hi);
+	wc_engine_yield(f->engine);
+}
+
+/* The datagram's source, for the counters of a copy of @m. */
+u32 wc_relay_origin(const struct wc_fabric *f, const struct wc_msg *m)
+{
+	struct wc_relay_tag *tag = wc_tag(f, m);
+
+	return tag->ctx ? tag->ctx->origin : m->src;
+}
+
+/* Route error on @m: true if it is a relay message (its range counted). */
+bool wc_relay_route_error(struct wc_fabric *f, struct wc_msg *m)
+{
+	struct wc_relay_tag *tag = wc_tag(f, m);
+
+	if (!tag->ctx)
+		return false;
+	if (!tag->delivered && !tag->counted)
+		wc_relay_lost(f, tag->ctx, tag->lo, tag->hi,
+			      WORMCAST_CNT_DROP_ROUTE_ERROR);
+	tag->counted = true;
+	return true;
+}
+
+/*
+ * msg_done of @m: true if it is a relay message, whose range is counted if
+ * its target was not reached (@reason: the flush's, else a fault's) and
+ * whose context reference is dropped; the caller frees @m and the skb.
+ */
+bool wc_relay_done(struct wc_fabric *f, struct wc_msg *m, int reason)
+{
+	struct wc_relay_tag *tag = wc_tag(f, m);
+
+	if (!tag->ctx)
+		return false;
+	if (!tag->delivered && !tag->counted)
+		wc_relay_lost(f, tag->ctx, tag->lo, tag->hi,
+			      reason ? reason : m->faulted ?
+			      WORMCAST_CNT_FAULT_DROPS :
+			      WORMCAST_CNT_DROP_ROUTE_ERROR);
+	wc_relay_put(tag->ctx);
+	tag->ctx = NULL;
+	return true;
+}
+
+/* Submit the queued sends (poll, after wc_engine_run(), engine lock). */
+void wc_relay_submit(struct wc_fabric *f)
+{
+	struct wc_msg *m;
+
+	while ((m = f->relayq)) {
+		f->relayq = wc_tag(f, m)->next;
+		wc_capture_attach(f, m);
+		wc_engine_submit(f->engine, m);
+	}
+	f->relayq_tail = NULL;
+}
+
+/* Teardown (engine lock): queued sends are lost, counted under @reason. */
+void wc_relay_purge(struct wc_fabric *f, int reason)
+{
+	struct wc_msg *m;
+
+	while ((m = f->relayq)) {
+		struct wc_relay_tag *tag = wc_tag(f, m);
+
+		f->relayq = tag->next;
+		wc_relay_lost(f, tag->ctx, tag->lo, tag->hi, reason);
+		wc_relay_put(tag->ctx);
+		kfree_skb(m->cookie);
+		kfree(m);
+	}
+	f->relayq_tail = NULL;
+}
