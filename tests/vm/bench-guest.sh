@@ -82,6 +82,12 @@
 #   WC_BENCH_MCAST_MEMBERS  group sizes for (mcast) (default "8 32 63")
 #   WC_BENCH_MCAST_BYTES    datagram payload sizes for (mcast) (default "64 1024")
 #   WC_BENCH_MCAST_SINK     join (members' sockets unread, default) or read
+#   WC_BENCH_FTRACE     1: profile each (mcast) run with ftrace's function_graph
+#                       tracer on MC_FTRACE_FUNCS and print, per run, the
+#                       guest's CPU time split (/proc/stat) and each traced
+#                       function's calls and inclusive time ("# ftrace" notes;
+#                       the tracing itself slows the run: compare schemes,
+#                       not rates)
 #   WC_BENCH_MC_FRAMES  frames per run of the dstset part (default 3000)
 #   WC_BENCH_STAR_MEMBERS  group size for (star), 1 to 119 (default 119)
 #   WC_BENCH_STAR_BYTES    datagram payload for (star), 1 to 86 (default 64)
@@ -101,6 +107,7 @@ RTNL_DIMS=${WC_BENCH_RTNL_DIMS:-16x16 32x32}
 MCAST_MEMBERS=${WC_BENCH_MCAST_MEMBERS:-8 32 63}
 MCAST_BYTES=${WC_BENCH_MCAST_BYTES:-64 1024}
 MCAST_SINK=${WC_BENCH_MCAST_SINK:-join}
+FTRACE=${WC_BENCH_FTRACE:-0}
 PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast star tables dstset plans}
 PLANS=${WC_BENCH_PLANS:-ocms:500 otms:100}
 MC_FRAMES=${WC_BENCH_MC_FRAMES:-3000}
@@ -168,6 +175,10 @@ is_count() {
 
 is_count "$RUNS" || die "WC_BENCH_RUNS must be a positive integer, not '$RUNS'"
 is_count "$SECS" || die "WC_BENCH_SECS must be a positive integer, not '$SECS'"
+case $FTRACE in
+0 | 1) ;;
+*) die "WC_BENCH_FTRACE must be 0 or 1, not '$FTRACE'" ;;
+esac
 case $MCAST_SINK in
 join | read) ;;
 *) die "WC_BENCH_MCAST_SINK must be join or read, not '$MCAST_SINK'" ;;
@@ -684,15 +695,90 @@ mc_rx_sum() {
 	echo "$sum"
 }
 
+# (WC_BENCH_FTRACE=1) The guest kernel (Debian's) has no function
+# profiler and no PMU under TCG, but has the function_graph tracer: it
+# traces these functions (those that exist) with their inclusive
+# durations; mc_ftrace_report sums them per function.  Per datagram:
+# wc_submit; per copy: wc_op_deliver, netif_receive_skb.
+MC_FTRACE_FUNCS="wc_poll wc_inject wc_submit wc_engine_submit wc_engine_run
+wc_deliver wc_op_deliver wc_op_msg_done wc_fabric_xmit netif_receive_skb
+net_rx_action udp_sendmsg ip_mc_output wc_dstm_encode __kmalloc kfree"
+TRACEFS=/sys/kernel/tracing
+
+mc_ftrace_start() {
+	[ "$FTRACE" = 1 ] || return 0
+	[ -e "$TRACEFS/trace" ] || mount -t tracefs nodev "$TRACEFS" ||
+		die "WC_BENCH_FTRACE: no tracefs"
+	echo 0 >"$TRACEFS/tracing_on"
+	echo nop >"$TRACEFS/current_tracer"
+	: >"$TRACEFS/set_ftrace_filter"
+	for fn in $MC_FTRACE_FUNCS; do
+		echo "$fn" >>"$TRACEFS/set_ftrace_filter" 2>/dev/null
+	done
+	echo 32768 >"$TRACEFS/buffer_size_kb"
+	echo function_graph >"$TRACEFS/current_tracer"
+	for o in funcgraph-tail funcgraph-abstime; do
+		echo 1 >"$TRACEFS/options/$o"
+	done
+	: >"$TRACEFS/trace"
+	mc_cpu0=$(awk '/^cpu / { print $2 + $3, $4, $7, $8, $5 }' /proc/stat)
+	echo 1 >"$TRACEFS/tracing_on"
+}
+
+# mc_ftrace_report LABEL: the run's CPU split (jiffies of both vCPUs) and
+# the traced functions by inclusive time: calls, total and mean, with
+# the events the ring buffer lost.
+mc_ftrace_report() {
+	[ "$FTRACE" = 1 ] || return 0
+	echo 0 >"$TRACEFS/tracing_on"
+	awk -v a="$mc_cpu0" -v l="$1" '/^cpu / {
+		split(a, o, " ")
+		printf "# ftrace %s: jiffies user %d, system %d, softirq %d, irq %d, idle %d\n",
+			l, $2 + $3 - o[1], $4 - o[2], $7 - o[3], $8 - o[4], $5 - o[5] }' /proc/stat
+	lost=$(awk '/^overrun:/ { s += $2 } END { print s + 0 }' \
+		"$TRACEFS"/per_cpu/cpu*/stats)
+	awk -F'|' -v l="$1" -v lost="$lost" '
+	NF >= 3 {
+		t = $NF
+		# "} /* fn */" or "fn();", module functions as "fn [mod]"
+		if (match(t, /\} \/\* [A-Za-z0-9_.]+/))
+			fn = substr(t, RSTART + 5, RLENGTH - 5)
+		else if (match(t, /[A-Za-z0-9_.]+( \[[A-Za-z0-9_]+\])?\(\);/))
+			fn = substr(t, RSTART, RLENGTH - 3)
+		else
+			next
+		sub(/ .*/, "", fn)
+		if (!match($(NF - 1), /[0-9.]+ us/))
+			next
+		us = substr($(NF - 1), RSTART, RLENGTH - 3) + 0
+		ts = $1 + 0
+		if (!first) first = ts
+		last = ts
+		n[fn]++
+		sum[fn] += us
+	}
+	END {
+		printf "1e18\t# ftrace %s: %.2f s traced, %d events lost\n",
+			l, last - first, lost
+		for (fn in n)
+			printf "%d\t# ftrace %s: %-18s %8d calls %10.0f us %8.2f us/call\n",
+				sum[fn], l, fn, n[fn], sum[fn], sum[fn] / n[fn]
+	}' "$TRACEFS/trace" | sort -g -r | cut -f 2-
+	echo nop >"$TRACEFS/current_tracer"
+	: >"$TRACEFS/set_ftrace_filter"
+}
+
 # mc_run MEMBERS...: one run from node $MC_SRC's namespace (member 0 of
 # the bridge under the bridge); sets $rate, the
 # datagrams each member's device got per second of sending (what is still
 # queued in the fabric when the sender stops is counted after a second).
 mc_run() {
 	r0=$(mc_rx_sum "$@")
+	mc_ftrace_start
 	ip netns exec "$(mc_ns_of "$MC_SRC")" iperf -c "$MC_GROUP" -p "$MC_PORT" -u \
 		-b 10G -l "$bytes" -T 1 -t "$SECS" >"$TMPD/mc.cli" 2>&1
 	sleep 1
+	mc_ftrace_report "$path, $# members, $bytes B"
 	r1=$(mc_rx_sum "$@")
 	rate=$(awk -v d=$((r1 - r0)) -v m=$# -v s="$SECS" \
 		'BEGIN { printf "%.0f\n", d / m / s }')
