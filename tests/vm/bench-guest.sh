@@ -41,9 +41,10 @@
 #     (wormctl fabric set; the DSTM table stays installed), beside the
 #     bridge; the three run in turn, run after run.  Issue 8's targets:
 #     dstm-1 >= the bridge and >= 2x unicast at 63 members.
-# (star) the same on a 5-star (120 nodes) under "multicast star-tree"
-#     (labels pushed by wormcastd) and "multicast unicast", one fabric
-#     switched between the two run after run, to WC_BENCH_STAR_MEMBERS
+# (star) the same on a 5-star (120 nodes) under each of
+#     WC_BENCH_STAR_SCHEMES (labels pushed by wormcastd for star-tree and
+#     kept for the others), one fabric switched between them run after
+#     run, to WC_BENCH_STAR_MEMBERS
 #     members (119: every node but the sender) with datagrams of
 #     WC_BENCH_STAR_BYTES, in virtual time and paced (cycle_ns values
 #     WC_BENCH_STAR_CYCLE_NS).  Issue 9's target: star-tree >= 2x unicast.
@@ -92,6 +93,9 @@
 #   WC_BENCH_STAR_MEMBERS  group size for (star), 1 to 119 (default 119)
 #   WC_BENCH_STAR_BYTES    datagram payload for (star), 1 to 86 (default 64)
 #   WC_BENCH_STAR_CYCLE_NS fabric cycle_ns values for (star) (default "0 25000")
+#   WC_BENCH_STAR_SCHEMES  schemes for (star), unicast among them (default
+#                          "star-tree hamiltonian dual-path multipath
+#                          multiphase unicast")
 #   WC_BENCH_PLANS      SCHEME:MEMBERS cases for (plans) (default "ocms:500 otms:100")
 #   WC_BENCH_PARTS      "udp mem rtnl mcast star tables dstset plans" (default) or some
 set -u
@@ -114,6 +118,7 @@ MC_FRAMES=${WC_BENCH_MC_FRAMES:-3000}
 STAR_MEMBERS=${WC_BENCH_STAR_MEMBERS:-119}
 STAR_BYTES=${WC_BENCH_STAR_BYTES:-64}
 STAR_CYCLE_NS=${WC_BENCH_STAR_CYCLE_NS:-0 25000}
+STAR_SCHEMES=${WC_BENCH_STAR_SCHEMES:-star-tree hamiltonian dual-path multipath multiphase unicast}
 SIZES="64 1400"
 PATHS="fabric veth"
 
@@ -194,6 +199,15 @@ is_count "$STAR_BYTES" && [ "$STAR_BYTES" -le 86 ] ||
 for c in $STAR_CYCLE_NS; do
 	case $c in
 	'' | *[!0-9]*) die "WC_BENCH_STAR_CYCLE_NS: '$c' is not a cycle_ns value" ;;
+	esac
+done
+case " $STAR_SCHEMES " in
+*" unicast "*) ;;
+*) die "WC_BENCH_STAR_SCHEMES must include unicast (the ratios' baseline)" ;;
+esac
+for c in $STAR_SCHEMES; do
+	case $c in
+	*[!a-z0-9-]*) die "WC_BENCH_STAR_SCHEMES: '$c' is not a scheme name" ;;
 	esac
 done
 is_count "$MC_FRAMES" ||
@@ -868,9 +882,10 @@ mc_quiet() {
 }
 
 # Datagrams per second from one sender to STAR_MEMBERS members of a group
-# on a 5-star (issue 9, item 5) under star-tree (the labels table pushed by
-# wormcastd) and under unicast, one fabric switched between the two
-# (wormctl fabric set; the star-tree table stays installed), run after run.
+# on a 5-star (issue 9, item 5) under each of STAR_SCHEMES: star-tree (the
+# labels table pushed by wormcastd), the label path schemes and multiphase
+# on the same labels, and unicast, one fabric switched between them
+# (wormctl fabric set; the labels table stays installed), run after run.
 # The sender is node 79 (label 59), so the two worms of a frame carry 60
 # and 59 destination labels at 119 members.  star-tree replicates
 # asynchronously and wants buffers that hold a whole worm: buf_flits 64
@@ -898,9 +913,11 @@ bench_star() {
 	for cns in $STAR_CYCLE_NS; do
 		wormctl fabric set "$MC_FAB" cycle_ns "$cns" ||
 			die "cannot set cycle_ns $cns"
-		: >"$TMPD/st.star-tree.$cns" && : >"$TMPD/st.unicast.$cns"
+		for path in $STAR_SCHEMES; do
+			: >"$TMPD/st.$path.$cns"
+		done
 		for run in $(seq "$RUNS"); do
-			for path in star-tree unicast; do
+			for path in $STAR_SCHEMES; do
 				wormctl fabric set "$MC_FAB" multicast "$path" ||
 					die "cannot switch $MC_FAB to $path"
 				mc_quiet $members
@@ -921,15 +938,17 @@ bench_star() {
 	mc_totals
 	mcast_teardown
 	for cns in $STAR_CYCLE_NS; do
-		s=$(median <"$TMPD/st.star-tree.$cns")
 		u=$(median <"$TMPD/st.unicast.$cns")
 		tag="${m}members.${bytes}B.cycle_ns$cns"
-		echo "vm.star.startree.$tag: $s datagrams/s per member"
-		echo "vm.star.unicast.$tag: $u datagrams/s per member"
-		awk -v s="$s" -v u="$u" -v t="$tag" 'BEGIN {
-			r = "nan"
-			if (u > 0) r = sprintf("%.2f", s / u)
-			printf "vm.star.ratio.%s: star-tree/unicast %s x\n", t, r }'
+		for path in $STAR_SCHEMES; do
+			s=$(median <"$TMPD/st.$path.$cns")
+			echo "vm.star.$(echo "$path" | tr -d -).$tag: $s datagrams/s per member"
+			[ "$path" = unicast ] && continue
+			awk -v s="$s" -v u="$u" -v t="$tag" -v p="$path" 'BEGIN {
+				r = "nan"
+				if (u > 0) r = sprintf("%.2f", s / u)
+				printf "vm.star.ratio.%s: %s/unicast %s x\n", t, p, r }'
+		done
 	done
 }
 

@@ -60,20 +60,25 @@ settings=""
 for var in WC_BENCH_RUNS WC_BENCH_SECS WC_BENCH_MEM_RUNS WC_BENCH_MEM_DIMS WC_BENCH_RTNL_DIMS \
 	WC_BENCH_PARTS WC_BENCH_MCAST_MEMBERS WC_BENCH_MCAST_BYTES WC_BENCH_MCAST_SINK WC_BENCH_FTRACE \
 	WC_BENCH_MC_FRAMES WC_BENCH_STAR_MEMBERS WC_BENCH_STAR_BYTES WC_BENCH_STAR_CYCLE_NS \
+	WC_BENCH_STAR_SCHEMES \
 	WC_BENCH_PLANS; do
 	eval "val=\${$var-}"
 	[ -n "$val" ] || continue
 	case $val in
-	*[!A-Za-z0-9x:\ ]*) fail "$var: unexpected characters in '$val'" ;;
+	*[!A-Za-z0-9x:\ -]*) fail "$var: unexpected characters in '$val'" ;;
 	esac
 	settings="$settings $var='$val'"
 done
 
 # Defaults took about 5 minutes of VM time before the star part, which
 # alone took 6 to 8 minutes at a host load of 5 to 12 (120 namespaces and
-# member processes); leave room on a loaded host.
-export WC_SCRIPT_TIMEOUT="${WC_SCRIPT_TIMEOUT:-1500}"
-export WC_VM_TIMEOUT="${WC_VM_TIMEOUT:-1800}"
+# member processes) with two schemes; it now runs six: leave room on a
+# loaded host.
+export WC_SCRIPT_TIMEOUT="${WC_SCRIPT_TIMEOUT:-3000}"
+export WC_VM_TIMEOUT="${WC_VM_TIMEOUT:-3300}"
+# A part's results reach the console only when it ends (the mcast part at
+# its defaults outlasted 600 s of silence on a loaded host).
+export WC_VM_STALL="${WC_VM_STALL:-1800}"
 # The VM's two CPUs are threads of the host: its load shows in the figures.
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 rc=0
