@@ -1181,6 +1181,9 @@ fl_change() {
 	echo "$2 $listed $((($6 - $5) / 1000)) $((($6 - ts) / 1000)) $(echo "$line" |
 		sed -n 's/.* compute \([0-9.]*\) ms push \([0-9.]*\) ms.*event to commit \([0-9]*\) ms.*/\1 \2 \3/p')" \
 		>>"$TMPD/fl.$1"
+	# progress on the console: run.sh stops a guest silent there for 600 s
+	[ $(($2 % 25)) != 0 ] ||
+		echo "wc-vm: bench faults: fault $1 $2 of $FAULTS" >/dev/console 2>/dev/null
 	note "fault $1 $2 ($3-$4): event to commit $((($6 - $5) / 1000)) us, command to commit $((($6 - ts) / 1000)) us; $line"
 }
 
