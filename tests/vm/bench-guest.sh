@@ -73,6 +73,16 @@
 #     the kernel's groups event to the plans table's commit event (both
 #     stamped as "wormctl monitor" prints them), and from the join command
 #     to the commit.
+# (faults) fault announced to new tables installed (issue 10, target 1:
+#     under 100 ms on 50x50 with 150 faults): a WC_BENCH_FAULT_DIMS torus
+#     under "multicast dstm-1", wormcastd running; WC_BENCH_FAULTS random
+#     distinct links (seeded by WC_BENCH_FAULT_SEED) fail one after another
+#     ("wormctl fault add"), each once the previous re-push is committed,
+#     then are repaired in the same order ("wormctl fault del"); per change
+#     the time from the kernel's fault event to the trees table's commit
+#     event (both stamped as "wormctl monitor" prints them), and wormcastd's
+#     own logged times.  Median, 90th percentile and max, overall and by
+#     thirds of the faults listed; the final table must list every link.
 #
 # Environment (all optional):
 #   WC_BENCH_RUNS       runs per UDP case (default 7)
@@ -97,7 +107,11 @@
 #                          "star-tree hamiltonian dual-path multipath
 #                          multiphase unicast")
 #   WC_BENCH_PLANS      SCHEME:MEMBERS cases for (plans) (default "ocms:500 otms:100")
-#   WC_BENCH_PARTS      "udp mem rtnl mcast star tables dstset plans" (default) or some
+#   WC_BENCH_FAULTS     links failed by (faults), 3 to 256 (default 150)
+#   WC_BENCH_FAULT_DIMS torus size for (faults) (default 50x50)
+#   WC_BENCH_FAULT_SEED seed of the links' choice for (faults) (default 1)
+#   WC_BENCH_PARTS      "udp mem rtnl mcast star tables dstset plans" (default) or some,
+#                       or faults (not run by default)
 set -u
 
 WC_ROOT=${WC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -114,6 +128,9 @@ MCAST_SINK=${WC_BENCH_MCAST_SINK:-join}
 FTRACE=${WC_BENCH_FTRACE:-0}
 PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast star tables dstset plans}
 PLANS=${WC_BENCH_PLANS:-ocms:500 otms:100}
+FAULTS=${WC_BENCH_FAULTS:-150}
+FAULT_DIMS=${WC_BENCH_FAULT_DIMS:-50x50}
+FAULT_SEED=${WC_BENCH_FAULT_SEED:-1}
 MC_FRAMES=${WC_BENCH_MC_FRAMES:-3000}
 STAR_MEMBERS=${WC_BENCH_STAR_MEMBERS:-119}
 STAR_BYTES=${WC_BENCH_STAR_BYTES:-64}
@@ -222,8 +239,8 @@ for d in $MEM_DIMS $RTNL_DIMS; do
 done
 for p in $PARTS; do
 	case "$p" in
-	udp | mem | rtnl | mcast | star | tables | dstset | plans) ;;
-	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, star, tables, dstset, plans)" ;;
+	udp | mem | rtnl | mcast | star | tables | dstset | plans | faults) ;;
+	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, star, tables, dstset, plans, faults)" ;;
 	esac
 done
 for case in $PLANS; do
@@ -236,6 +253,15 @@ for case in $PLANS; do
 	[ "$n" -ge 1 ] && [ "$n" -le 1000 ] ||
 		die "WC_BENCH_PLANS: '$case': 1 to 1000 members (the mesh has 1024 nodes)"
 done
+is_count "$FAULTS" && [ "$FAULTS" -ge 3 ] && [ "$FAULTS" -le 256 ] ||
+	die "WC_BENCH_FAULTS must be 3 to 256 (WORMCAST_TREES_MAX_FAULTS), not '$FAULTS'"
+case "$FAULT_DIMS" in
+[0-9]*x[0-9]*) ;;
+*) die "WC_BENCH_FAULT_DIMS: '$FAULT_DIMS' is not a torus size like 50x50" ;;
+esac
+case "$FAULT_SEED" in
+'' | *[!0-9]*) die "WC_BENCH_FAULT_SEED must be a number, not '$FAULT_SEED'" ;;
+esac
 for tool in ip iperf jq awk; do
 	command -v "$tool" >/dev/null || die "$tool is missing"
 done
@@ -1065,6 +1091,20 @@ bench_dstset() {
 
 # ================================================================ (plans)
 
+# mon_start NS FILE: "wormctl monitor" in namespace NS, every notification
+# stamped on arrival (CLOCK_REALTIME, ns, first field) into FILE; its pid
+# in $mon (and in PIDS).
+mon_start() {
+	ip netns exec "$1" python3 -c '
+import subprocess, sys, time
+p = subprocess.Popen(["wormctl", "monitor"], stdout=subprocess.PIPE, bufsize=0)
+for line in iter(p.stdout.readline, b""):   # unbuffered: as each comes
+    print(time.time_ns(), line.decode(), end="", flush=True)
+' >"$2" 2>&1 &
+	mon=$!
+	PIDS="$PIDS $mon"
+}
+
 pl_pushes() {
 	grep -c "plans: fabric wcpl " "$TMPD/pl.log"
 }
@@ -1095,15 +1135,7 @@ bench_plans_one() {
 		[ "$i" -le 600 ] || die "the members did not join"
 		sleep 0.1
 	done
-	# every notification, stamped on arrival (CLOCK_REALTIME, ns)
-	ip netns exec "$NS_MC" python3 -c '
-import subprocess, sys, time
-p = subprocess.Popen(["wormctl", "monitor"], stdout=subprocess.PIPE, bufsize=0)
-for line in iter(p.stdout.readline, b""):   # unbuffered: as each comes
-    print(time.time_ns(), line.decode(), end="", flush=True)
-' >"$TMPD/pl.mon" 2>&1 &
-	mon=$!
-	PIDS="$PIDS $mon"
+	mon_start "$NS_MC" "$TMPD/pl.mon"
 	# until it listens (seconds under TCG): membership changes of the last
 	# node in a group of its own, until one shows
 	i=0
@@ -1165,6 +1197,172 @@ bench_plans() {
 	done
 }
 
+# ================================================================ (faults)
+
+# fl_links DIMS COUNT SEED: COUNT distinct links "A B" of a DIMS torus
+# (node id x + W*y), drawn at random (seeded) from all of its links.
+fl_links() {
+	awk -v dims="$1" -v n="$2" -v seed="$3" 'BEGIN {
+		split(dims, d, "x"); w = d[1]; h = d[2]; srand(seed)
+		for (y = 0; y < h; y++)
+			for (x = 0; x < w; x++) {
+				a = x + w * y
+				nb[1] = (x + 1) % w + w * y
+				nb[2] = x + w * ((y + 1) % h)
+				for (k = 1; k <= 2; k++) {
+					b = nb[k]
+					key = a < b ? a " " b : b " " a
+					if (a != b && !(key in seen)) { seen[key] = 1; l[++m] = key }
+				}
+			}
+		if (n > m) n = m
+		for (i = 1; i <= n; i++) {	# partial Fisher-Yates
+			j = i + int(rand() * (m - i + 1))
+			t = l[i]; l[i] = l[j]; l[j] = t
+			print l[i]
+		}
+	}'
+}
+
+# fl_table_links DIMS: the faulty links of fabric wcf's trees table as
+# sorted "A B" (A < B), from its (node, port) pairs (port 2d: +d, 2d+1: -d).
+fl_table_links() {
+	ip netns exec "$NS_MC" wormctl -j table show wcf |
+		jq -r '.[0].faulty_links[]? | "\(.node) \(.port)"' |
+		awk -v dims="$1" 'BEGIN { split(dims, d, "x"); w = d[1]; h = d[2] }
+		{
+			x = $1 % w; y = int($1 / w)
+			if ($2 == 0) x = (x + 1) % w
+			else if ($2 == 1) x = (x + w - 1) % w
+			else if ($2 == 2) y = (y + 1) % h
+			else y = (y + h - 1) % h
+			b = x + w * y
+			print ($1 < b ? $1 " " b : b " " $1)
+		}' | sort
+}
+
+fl_pushes() {
+	grep -c "push: fabric wcf " "$TMPD/fl.log"
+}
+
+# fl_stamps TS: the first fault event of fabric wcf after TS (ns) in the
+# monitor's log and the first trees commit after it, "EVENT COMMIT" (ns).
+fl_stamps() {
+	awk -v ts="$1" '$1 > ts && / fault (add|del) fabric [0-9]+ wcf / && !g { g = $1 }
+		g && $1 >= g && / table commit fabric [0-9]+ wcf/ { print g, $1; exit }' "$TMPD/fl.mon"
+}
+
+# fl_stats: "median M, p90 P, max X (N)" of the numbers on stdin (p90:
+# nearest rank).
+fl_stats() {
+	sort -g | awk '{ v[NR] = $1 }
+		END {
+			if (NR == 0) { print "nan"; exit }
+			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			r = int(0.9 * NR); if (r < 0.9 * NR) r++
+			printf "median %s, p90 %s, max %s (%d)\n", m, v[r], v[NR], NR
+		}'
+}
+
+# fl_change OP I A B: fault OP (add or del) of link A-B, change I; waits
+# for the re-push and records, into $TMPD/fl.OP: I, the number of links
+# listed after it, event to commit (us), command to commit (us), and the
+# daemon's compute (ms), push (ms) and event to commit (ms).
+fl_change() {
+	n0=$(fl_pushes)
+	ts=$(date +%s%N)
+	ip netns exec "$NS_MC" wormctl fault "$1" wcf link "$3" "$4" </dev/null ||
+		die "wormctl fault $1 wcf link $3 $4 refused"
+	i=0
+	until [ "$(fl_pushes)" -gt "$n0" ] && [ -n "$(fl_stamps "$ts")" ]; do
+		i=$((i + 1))
+		[ "$i" -le 1200 ] || die "no re-push after fault $1 $3 $4: $(tail -n 2 "$TMPD/fl.log")"
+		sleep 0.05
+	done
+	set -- "$1" "$2" "$3" "$4" $(fl_stamps "$ts")
+	line=$(grep "push: fabric wcf " "$TMPD/fl.log" | tail -n 1)
+	listed=$(echo "$line" | sed -n 's/.* faulty links \([0-9]*\).*/\1/p')
+	[ -n "$listed" ] || listed=0
+	echo "$2 $listed $((($6 - $5) / 1000)) $((($6 - ts) / 1000)) $(echo "$line" |
+		sed -n 's/.* compute \([0-9.]*\) ms push \([0-9.]*\) ms.*event to commit \([0-9]*\) ms.*/\1 \2 \3/p')" \
+		>>"$TMPD/fl.$1"
+	# progress on the console: run.sh stops a guest silent there for 600 s
+	[ $(($2 % 25)) != 0 ] ||
+		echo "wc-vm: bench faults: fault $1 $2 of $FAULTS" >/dev/console 2>/dev/null
+	note "fault $1 $2 ($3-$4): event to commit $((($6 - $5) / 1000)) us, command to commit $((($6 - ts) / 1000)) us; $line"
+}
+
+# fl_report OP WHAT: the figures of $TMPD/fl.OP; the thirds by the number
+# of links listed while the table was computed (after an add, before a del).
+fl_report() {
+	tag=vm.faults.dstm1_$FAULT_DIMS.$1
+	t1=$((FAULTS / 3))
+	t2=$((2 * FAULTS / 3))
+	echo "$tag.event_to_commit: $(awk '{ print $3 / 1000 }' "$TMPD/fl.$1" | fl_stats) ms"
+	for r in "1 $t1" "$((t1 + 1)) $t2" "$((t2 + 1)) $FAULTS"; do
+		set -- $r
+		echo "$tag.event_to_commit_listed_$1_$2: $(awk -v lo="$1" -v hi="$2" -v op="$tag" '
+			{ k = op ~ /del$/ ? $2 + 1 : $2 }
+			k >= lo && k <= hi { print $3 / 1000 }' "$TMPD/fl.${tag##*.}" | fl_stats) ms"
+	done
+	echo "$tag.command_to_commit: $(awk '{ print $4 / 1000 }' "$TMPD/fl.${tag##*.}" | fl_stats) ms"
+	echo "$tag.daemon_compute: $(awk 'NF >= 7 { print $5 }' "$TMPD/fl.${tag##*.}" | fl_stats) ms"
+	echo "$tag.daemon_push_validate_commit: $(awk 'NF >= 7 { print $6 }' "$TMPD/fl.${tag##*.}" | fl_stats) ms"
+	echo "$tag.daemon_event_to_commit: $(awk 'NF >= 7 { print $7 }' "$TMPD/fl.${tag##*.}" | fl_stats) ms"
+}
+
+bench_faults() {
+	ip netns add "$NS_MC" || die "cannot add namespace $NS_MC"
+	if ! err=$(ip -n "$NS_MC" link add wcf type wormcast topology torus \
+		dims "$FAULT_DIMS" multicast dstm-1 2>&1); then
+		die "a $FAULT_DIMS torus is refused: $err"
+	fi
+	fl_links "$FAULT_DIMS" "$FAULTS" "$FAULT_SEED" >"$TMPD/fl.links"
+	[ "$(wc -l <"$TMPD/fl.links")" = "$FAULTS" ] ||
+		die "the torus has fewer than $FAULTS links"
+	mon_start "$NS_MC" "$TMPD/fl.mon"
+	# until it listens (seconds under TCG), before wormcastd runs
+	set -- $(head -n 1 "$TMPD/fl.links")
+	i=0
+	until grep -q " fault del fabric [0-9]* wcf " "$TMPD/fl.mon"; do
+		i=$((i + 1))
+		[ "$i" -le 120 ] || die "wormctl monitor shows nothing: $(cat "$TMPD/fl.mon")"
+		ip netns exec "$NS_MC" wormctl fault add wcf link "$1" "$2" &&
+			ip netns exec "$NS_MC" wormctl fault del wcf link "$1" "$2"
+		sleep 0.5
+	done
+	ip netns exec "$NS_MC" "${WC_BUILD:-$WC_ROOT/build}/wormcastd" \
+		>"$TMPD/fl.log" 2>&1 &
+	daemon=$!
+	PIDS="$PIDS $daemon"
+	log_wait "$TMPD/fl.log" "push: fabric wcf "
+	note "trees committed: $(grep "push: fabric wcf " "$TMPD/fl.log" | head -n 1)"
+	: >"$TMPD/fl.add" && : >"$TMPD/fl.del"
+	n=0
+	while read -r a b; do
+		n=$((n + 1))
+		fl_change add "$n" "$a" "$b"
+	done <"$TMPD/fl.links"
+	sort "$TMPD/fl.links" >"$TMPD/fl.want"
+	fl_table_links "$FAULT_DIMS" >"$TMPD/fl.have"
+	if cmp -s "$TMPD/fl.want" "$TMPD/fl.have"; then
+		note "the final table lists the $FAULTS failed links, no other"
+	else
+		die "the final table lists $(wc -l <"$TMPD/fl.have") links, not the $FAULTS failed ones: $(diff "$TMPD/fl.want" "$TMPD/fl.have" | head -n 5)"
+	fi
+	n=0
+	while read -r a b; do
+		n=$((n + 1))
+		fl_change del "$n" "$a" "$b"
+	done <"$TMPD/fl.links"
+	[ "$(ip netns exec "$NS_MC" wormctl -j table show wcf | jq '.[0].nfaults')" = 0 ] ||
+		die "faulty links left in the table after every repair"
+	fl_report add
+	fl_report del
+	stop_pids "$mon" "$daemon"
+	ip netns del "$NS_MC"
+}
+
 note "guest kernel $(uname -r), $(nproc) CPUs, $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) KiB"
 for p in $PARTS; do
 	case "$p" in
@@ -1176,5 +1374,6 @@ for p in $PARTS; do
 	tables) bench_tables ;;
 	dstset) bench_dstset ;;
 	plans) bench_plans ;;
+	faults) bench_faults ;;
 	esac
 done
