@@ -3,8 +3,9 @@
 #
 # Multicast under failing and recovering links and nodes (issue 10, item
 # 5; Documentation/testing.rst, "Stress under faults"), on each fabric of
-# WC_FAULT_STRESS_FABRICS in turn (default: a 4x4 torus under dstm-1, trees,
-# and a 4x4 mesh under dual-path, paths with intermediate reception), with
+# WC_FAULT_STRESS_FABRICS in turn (default: a 4x4 torus under dstm-1, trees;
+# a 4x4 mesh under dual-path, paths with intermediate reception; and a 4x4
+# mesh under multiphase, members sending on, with no table), with
 # wormcastd running: every node in its own namespace sends multicast and
 # unicast for WC_FAULT_STRESS_SECONDS (default 20) while "wormctl fault
 # random" fails and repairs links and nodes every few hundred milliseconds
@@ -18,7 +19,7 @@
 
 N=16
 STRESS=$WC_ROOT/tests/selftests/stress.py
-fabrics=${WC_FAULT_STRESS_FABRICS:-torus,dstm-1,mesh,dual-path}
+fabrics=${WC_FAULT_STRESS_FABRICS:-torus,dstm-1,mesh,dual-path,mesh,multiphase}
 seconds=${WC_FAULT_STRESS_SECONDS:-20}
 seed=${WC_FAULT_STRESS_SEED:-$(date +%s)}
 mtbf=${WC_FAULT_STRESS_MTBF:-200}
@@ -47,7 +48,12 @@ stress() {
 	fi
 	ok "$what: create"
 	fid=$(wc_field wc .fabric)
-	if wait_for 60 sh -c '[ "$(wormctl -j fabric show wc | jq ".[0].table_gen // 0")" -ge 1 ]'; then
+	relays=""
+	[ "$2" = multiphase ] && relays=--relays
+	if [ "$2" = multiphase ] || [ "$2" = unicast ]; then
+		is "$what: no table for the daemon to commit" \
+			"$(wormctl -j fabric show wc | jq '.[0].table_gen // 0')" 0
+	elif wait_for 60 sh -c '[ "$(wormctl -j fabric show wc | jq ".[0].table_gen // 0")" -ge 1 ]'; then
 		ok "$what: wormcastd committed its table"
 	else
 		not_ok "$what: wormcastd committed its table" "$(tail -n 5 "$WC_TMP/bg.log")"
@@ -75,7 +81,7 @@ stress() {
 		--seed $seed --duration $seconds --kind any >$WC_TMP/faults 2>&1"
 	faults_pid=$bg_pid
 	python3 "$STRESS" run --fabric-id "$fid" --nodes $N --members 2 \
-		--seconds "$seconds" --raw --faults >"$WC_TMP/stress.out" 2>&1
+		--seconds "$seconds" --raw --faults $relays >"$WC_TMP/stress.out" 2>&1
 	rc=$?
 	stress_results "$WC_TMP/stress.out" "$what"
 	is "$what: stress.py finished" "$rc" 0
