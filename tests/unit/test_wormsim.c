@@ -14,26 +14,9 @@
 
 #include "tap.h"
 #include "../../tools/wormsim/sim.c"
+#include "sim_parse.h"
 
 /* ------------------------------------------------------------ helpers */
-
-static int parse(struct sim_config *cfg, char *err, size_t len, ...)
-{
-	char *argv[64];
-	int argc = 0;
-	va_list ap;
-	char *s;
-
-	argv[argc++] = "wormsim";
-	va_start(ap, len);
-	while ((s = va_arg(ap, char *)) && argc < 63)
-		argv[argc++] = s;
-	va_end(ap);
-	argv[argc] = NULL;
-	return sim_parse_args(argc, argv, cfg, err, len);
-}
-
-#define PARSE(cfg, err, ...) parse(cfg, err, sizeof(err), __VA_ARGS__, (char *)NULL)
 
 /* Everything wormsim prints for one configuration, as one string. */
 static char *sweep_text(const struct sim_config *cfg, u32 jobs,

@@ -32,6 +32,7 @@
 
 #include "tap.h"
 #include "../../tools/wormsim/sim.c"
+#include "sim_parse.h"
 
 /* Section 6 (tools/bench/dstm_figs.sh), shorter messages for the tests. */
 #define SEC6 "--topology", "torus", "--dims", "16x16", "--vcs", "1", \
@@ -40,32 +41,24 @@
 	"--replication", "lockstep", "--multicast", "dstm-1"
 #define MSG_FLITS 32
 
-static int parse(struct sim_config *cfg, char *err, size_t len, ...)
+/*
+ * A link of tree @k of section 6's fault-free dstm-1 table: a node and its
+ * parent, and "A:B" for --fault-link in @fl.
+ */
+static void tree_link(u32 k, u32 *a, u32 *b, char fl[32])
 {
-	char *argv[64];
-	int argc = 0;
-	va_list ap;
-	char *s;
+	const struct wormcast_trees *h;
+	struct sim_config cfg;
+	char err[512];
+	u32 v;
 
-	argv[argc++] = "wormsim";
-	va_start(ap, len);
-	while ((s = va_arg(ap, char *)) && argc < 63)
-		argv[argc++] = s;
-	va_end(ap);
-	argv[argc] = NULL;
-	return sim_parse_args(argc, argv, cfg, err, len);
-}
-
-#define PARSE(cfg, err, ...) parse(cfg, err, sizeof(err), __VA_ARGS__, (char *)NULL)
-
-/* A link of tree @k of the fault-free dstm-1 table: a node and its parent. */
-static void tree_link(const struct sim_config *cfg, u32 k, u32 *a, u32 *b)
-{
-	const struct wormcast_trees *h = cfg->table;
-	u32 v = h->root[k] == 0 ? 1 : 0;
-
+	PARSE(&cfg, err, SEC6);
+	h = cfg.table;
+	v = h->root[k] == 0 ? 1 : 0;
 	*a = v;
-	*b = wc_topo_neighbor(&cfg->topo, v, h->parent_port[k * h->nnodes + v]);
+	*b = wc_topo_neighbor(&cfg.topo, v, h->parent_port[k * h->nnodes + v]);
+	sim_config_free(&cfg);
+	snprintf(fl, 32, "%u:%u", *a, *b);
 }
 
 /*
@@ -142,6 +135,37 @@ static u64 lone_unicast(struct sim_state *st, u32 a, u32 b)
 	return st->lat[SIM_UNICAST].count == 1 ? st->lat[SIM_UNICAST].max : 0;
 }
 
+/*
+ * @st on @cfg for messages sent one at a time, with no measuring window;
+ * false (a failed check, @cfg freed) if it cannot be set up.
+ */
+static bool zero_load_state(struct sim_state *st, struct sim_config *cfg,
+			    struct sim_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	if (state_init(st, cfg, res)) {
+		ok(0, "state");
+		state_fini(st);
+		sim_config_free(cfg);
+		return false;
+	}
+	st->win_end = U64_MAX;
+	return true;
+}
+
+/* Pair @i of a zero-load test: link @a-@b's ends both ways, then random. */
+static void draw_pair(struct sim_rng *rng, u32 i, u32 a, u32 b, u32 *s, u32 *t)
+{
+	if (i < 2) {
+		*s = i ? b : a;
+		*t = i ? a : b;
+	} else {
+		*s = sim_rng_below(rng, 256);
+		*t = sim_rng_below(rng, 255);
+		*t += *t >= *s;
+	}
+}
+
 static void test_zero_load(u32 k)
 {
 	struct sim_config cfg;
@@ -152,10 +176,7 @@ static void test_zero_load(u32 k)
 	struct sim_rng rng;
 	u64 lat, want;
 
-	PARSE(&cfg, err, SEC6);
-	tree_link(&cfg, k, &a, &b);
-	sim_config_free(&cfg);
-	snprintf(fl, sizeof(fl), "%u:%u", a, b);
+	tree_link(k, &a, &b, fl);
 	is_int(PARSE(&cfg, err, SEC6, "--msg-flits", "32", "--fault-link", fl),
 	       0, "--fault-link %s (tree %u): %s", fl, k, err);
 	ok(cfg.nfaults == 1 && cfg.fault_tree[0] == (s8)k,
@@ -172,24 +193,11 @@ static void test_zero_load(u32 k)
 		   "the fault cuts tree %u into %u + %u nodes; %u below the link, away from the root",
 		   k, na, nb, cfg.fault_cut[0]);
 	}
-	memset(&res, 0, sizeof(res));
-	if (state_init(&st, &cfg, &res)) {
-		ok(0, "state");
-		state_fini(&st);
-		sim_config_free(&cfg);
+	if (!zero_load_state(&st, &cfg, &res))
 		return;
-	}
-	st.win_end = U64_MAX;
 	sim_rng_seed(&rng, 7 + k);
 	for (i = 0; i < 2 + 200; i++) {
-		if (i < 2) {	/* the link's two ends, both ways */
-			s = i ? b : a;
-			t = i ? a : b;
-		} else {
-			s = sim_rng_below(&rng, 256);
-			t = sim_rng_below(&rng, 255);
-			t += t >= s;
-		}
+		draw_pair(&rng, i, a, b, &s, &t);
 		d0 = tree_bfs(&cfg, 0, s, t);
 		d1 = tree_bfs(&cfg, 1, s, t);
 		cut += d0 == U32_MAX || d1 == U32_MAX;
@@ -237,10 +245,7 @@ static void test_traffic(u32 k, bool fig10)
 	u32 a, b;
 	u64 busy, free_busy;
 
-	PARSE(&cfg, err, SEC6);
-	tree_link(&cfg, k, &a, &b);
-	sim_config_free(&cfg);
-	snprintf(fl, sizeof(fl), "%u:%u", a, b);
+	tree_link(k, &a, &b, fl);
 	/* below the knee: section 6's messages, the middle of the figures */
 #define TRAFFIC "--msg-flits", "128", "--mcast-frac", fig10 ? "1" : "0.1", \
 	"--dsts", fig10 ? "uniform:5:10" : "48", \
@@ -402,36 +407,20 @@ static void test_local_zero_load(u32 k)
 	struct sim_rng rng;
 	u64 lat, lo, hi, reinj;
 
-	PARSE(&cfg, err, SEC6);
-	tree_link(&cfg, k, &a, &b);
-	sim_config_free(&cfg);
-	snprintf(fl, sizeof(fl), "%u:%u", a, b);
+	tree_link(k, &a, &b, fl);
 	is_int(PARSE(&cfg, err, SEC6, "--msg-flits", "32", "--fault-link", fl,
 		     "--fault-info", "local"), 0, "--fault-info local: %s", err);
 	ok(cfg.fault_local && cfg.table_global && cfg.algo == &sim_algo_tree_local &&
 	   ((const struct wormcast_trees *)cfg.table)->nfaults == 0 &&
 	   ((const struct wormcast_trees *)cfg.table_global)->nfaults == 1,
 	   "local: the sources' table has no fault, the re-injection table one");
-	memset(&res, 0, sizeof(res));
-	if (state_init(&st, &cfg, &res)) {
-		ok(0, "state");
-		state_fini(&st);
-		sim_config_free(&cfg);
+	if (!zero_load_state(&st, &cfg, &res))
 		return;
-	}
-	st.win_end = U64_MAX;
 	sim_rng_seed(&rng, 11 + k);
 	/* the piece of a in tree k without the link */
 	tree_bfs_all(&cfg, k, a, dist_a);
 	for (i = 0; i < 2 + 300; i++) {
-		if (i < 2) {
-			s = i ? b : a;
-			t = i ? a : b;
-		} else {
-			s = sim_rng_below(&rng, 256);
-			t = sim_rng_below(&rng, 255);
-			t += t >= s;
-		}
+		draw_pair(&rng, i, a, b, &s, &t);
 		{
 			u32 dist[WC_MAX_NODES];
 
@@ -487,10 +476,7 @@ static void test_local_traffic(bool fig10)
 	char err[512], fl[32];
 	u32 a, b;
 
-	PARSE(&cfg, err, SEC6);
-	tree_link(&cfg, 0, &a, &b);
-	sim_config_free(&cfg);
-	snprintf(fl, sizeof(fl), "%u:%u", a, b);
+	tree_link(0, &a, &b, fl);
 #define TRAFFIC "--msg-flits", "128", "--mcast-frac", fig10 ? "1" : "0.1", \
 	"--dsts", fig10 ? "uniform:5:10" : "48", \
 	"--load", fig10 ? "0.002" : "0.004", \

@@ -1628,6 +1628,29 @@ static void st_free(struct sim_state *st, void *p, size_t n)
 	}
 }
 
+/*
+ * A tree set of our own built from @len bytes of @table on the run's
+ * topology (it holds the encoder's scratch), its memory counted; NULL
+ * with *@err set if it cannot be.
+ */
+static struct wc_tree_set *st_tree_set(struct sim_state *st,
+				       const void *table, size_t len, int *err)
+{
+	struct wc_tree_set *set = st_zalloc(st, sizeof(*set));
+
+	if (!set) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*err = wc_tree_set_build(set, &st->cfg->topo, table, len, NULL);
+	if (*err) {
+		st_free(st, set, sizeof(*set));
+		return NULL;
+	}
+	st->mem += set->mem;
+	return set;
+}
+
 /* Our clock at engine cycle @eng of the current wc_engine_run() call. */
 static u64 sim_clock(const struct sim_state *st, u64 eng)
 {
@@ -2029,32 +2052,16 @@ static int state_init(struct sim_state *st, const struct sim_config *cfg,
 		if (err)
 			return err;
 	} else if (cfg->table) {
-		/* our own set: it holds the encoder's scratch */
-		st->trees = st_zalloc(st, sizeof(*st->trees));
+		st->trees = st_tree_set(st, cfg->table, cfg->table_len, &err);
 		if (!st->trees)
-			return -ENOMEM;
-		err = wc_tree_set_build(st->trees, t, cfg->table, cfg->table_len,
-					NULL);
-		if (err) {
-			st_free(st, st->trees, sizeof(*st->trees));
-			st->trees = NULL;
 			return err;
-		}
-		st->mem += st->trees->mem;
 		st->tables = st->trees;
 	}
 	if (cfg->table_global) {
-		st->trees_global = st_zalloc(st, sizeof(*st->trees_global));
+		st->trees_global = st_tree_set(st, cfg->table_global,
+					       cfg->table_global_len, &err);
 		if (!st->trees_global)
-			return -ENOMEM;
-		err = wc_tree_set_build(st->trees_global, t, cfg->table_global,
-					cfg->table_global_len, NULL);
-		if (err) {
-			st_free(st, st->trees_global, sizeof(*st->trees_global));
-			st->trees_global = NULL;
 			return err;
-		}
-		st->mem += st->trees_global->mem;
 		st->local.nofault = st->trees;
 		st->local.global = st->trees_global;
 		st->tables = &st->local;
