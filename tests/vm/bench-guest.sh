@@ -1105,6 +1105,28 @@ for line in iter(p.stdout.readline, b""):   # unbuffered: as each comes
 	PIDS="$PIDS $mon"
 }
 
+# mon_until FILE PATTERN CMD...: run CMD every half second until the
+# monitor's FILE shows PATTERN (it is listening), at most 120 times.
+mon_until() {
+	_file=$1 _pat=$2
+	shift 2
+	_i=0
+	until grep -q "$_pat" "$_file"; do
+		_i=$((_i + 1))
+		[ "$_i" -le 120 ] || die "wormctl monitor shows nothing: $(cat "$_file")"
+		"$@"
+		sleep 0.5
+	done
+}
+
+# wcd_start NS LOG: wormcastd in namespace NS, its output in LOG; sets
+# $daemon.
+wcd_start() {
+	ip netns exec "$1" "${WC_BUILD:-$WC_ROOT/build}/wormcastd" >"$2" 2>&1 &
+	daemon=$!
+	PIDS="$PIDS $daemon"
+}
+
 pl_pushes() {
 	grep -c "plans: fabric wcpl " "$TMPD/pl.log"
 }
@@ -1138,18 +1160,10 @@ bench_plans_one() {
 	mon_start "$NS_MC" "$TMPD/pl.mon"
 	# until it listens (seconds under TCG): membership changes of the last
 	# node in a group of its own, until one shows
-	i=0
-	until grep -q " groups change " "$TMPD/pl.mon"; do
-		i=$((i + 1))
-		[ "$i" -le 120 ] || die "wormctl monitor shows nothing: $(cat "$TMPD/pl.mon")"
-		ip -n "$NS_MC" maddr add 01:00:5e:7f:7f:7f dev wcpln1023
-		ip -n "$NS_MC" maddr del 01:00:5e:7f:7f:7f dev wcpln1023
-		sleep 0.5
-	done
-	ip netns exec "$NS_MC" "${WC_BUILD:-$WC_ROOT/build}/wormcastd" \
-		>"$TMPD/pl.log" 2>&1 &
-	daemon=$!
-	PIDS="$PIDS $daemon"
+	mon_until "$TMPD/pl.mon" " groups change " sh -c \
+		"ip -n $NS_MC maddr add 01:00:5e:7f:7f:7f dev wcpln1023;
+		ip -n $NS_MC maddr del 01:00:5e:7f:7f:7f dev wcpln1023"
+	wcd_start "$NS_MC" "$TMPD/pl.log"
 	log_wait "$TMPD/pl.log" "plans: fabric wcpl .*(0 reported sources)"
 	t0=$(date +%s%N)
 	ip netns exec "$NS_MC" python3 "$WC_ROOT/tests/selftests/rawsend.py" \
@@ -1323,18 +1337,10 @@ bench_faults() {
 	mon_start "$NS_MC" "$TMPD/fl.mon"
 	# until it listens (seconds under TCG), before wormcastd runs
 	set -- $(head -n 1 "$TMPD/fl.links")
-	i=0
-	until grep -q " fault del fabric [0-9]* wcf " "$TMPD/fl.mon"; do
-		i=$((i + 1))
-		[ "$i" -le 120 ] || die "wormctl monitor shows nothing: $(cat "$TMPD/fl.mon")"
-		ip netns exec "$NS_MC" wormctl fault add wcf link "$1" "$2" &&
-			ip netns exec "$NS_MC" wormctl fault del wcf link "$1" "$2"
-		sleep 0.5
-	done
-	ip netns exec "$NS_MC" "${WC_BUILD:-$WC_ROOT/build}/wormcastd" \
-		>"$TMPD/fl.log" 2>&1 &
-	daemon=$!
-	PIDS="$PIDS $daemon"
+	mon_until "$TMPD/fl.mon" " fault del fabric [0-9]* wcf " \
+		ip netns exec "$NS_MC" sh -c \
+		"wormctl fault add wcf link $1 $2 && wormctl fault del wcf link $1 $2"
+	wcd_start "$NS_MC" "$TMPD/fl.log"
 	log_wait "$TMPD/fl.log" "push: fabric wcf "
 	note "trees committed: $(grep "push: fabric wcf " "$TMPD/fl.log" | head -n 1)"
 	: >"$TMPD/fl.add" && : >"$TMPD/fl.del"
