@@ -128,8 +128,45 @@ else
 fi
 phase "labels and plans in"
 
-# ---- before the plan: dual-path, counted
+# ---- wormctl reads whole tables while they change: a reader whose dump
+# a commit interrupts (NLM_F_DUMP_INTR; the plans table spans several
+# messages) or whose table a commit replaced after FABRIC_GET reads again.
 stop_pids $d
+rm -f "$WC_TMP/repush.done" "$WC_TMP/reads"
+: >"$WC_TMP/reads"
+(
+	while [ ! -e "$WC_TMP/repush.done" ]; do
+		if wormctl -j table show -v wc >"$WC_TMP/read.json" 2>>"$WC_TMP/read.err" &&
+			jq -e '[.[] | select(.kind == "plans")][0].plans | length > 0' \
+				"$WC_TMP/read.json" >/dev/null; then
+			echo ok
+		else
+			echo fail
+		fi >>"$WC_TMP/reads"
+	done
+) &
+reader=$!
+# commit in rounds of 20 until the reader has read 20 times (or 40 rounds)
+rounds=0 pushed=0
+while [ "$(grep -c . "$WC_TMP/reads")" -lt 20 ] && [ $rounds -lt 40 ]; do
+	python3 "$here/tables.py" repush wc 20 plans >/dev/null || break
+	rounds=$((rounds + 1))
+done
+pushed=$((rounds * 20))
+touch "$WC_TMP/repush.done"
+wait "$reader"
+reads=$(grep -c '^ok' "$WC_TMP/reads")
+fails=$(grep -c '^fail' "$WC_TMP/reads")
+diag "table show during $pushed re-commits of the plans table: $reads whole reads, $fails failed"
+[ "$fails" = 0 ] || diag "$(sort "$WC_TMP/read.err" | uniq -c | head -n 5)"
+if [ $rounds -gt 0 ] && [ "$reads" -ge 20 ]; then
+	ok "the plans table re-committed $pushed times while table show read it 20 times"
+else
+	not_ok "the plans table re-committed $pushed times while table show read it 20 times ($reads reads)"
+fi
+is "table show during the re-commits: no read failed" "$fails" 0
+
+# ---- before the plan: dual-path, counted
 mc_recv_start 4
 wait_for 60 mc_all_ready 4 || not_ok "receivers joined"
 is "ocms: without the daemon, no plan for the new group" "$(plan_dests)" "[]"

@@ -7,8 +7,11 @@ standard library only; the netlink plumbing is in wcnl.py.
   tables.py                 the checks below, on a fabric of its own
   tables.py --unpriv NAME   as a user without CAP_NET_ADMIN: writes to the
                             fabric of device NAME are refused, reads are not
-  tables.py repush NAME N   commit fabric NAME's own table again N times
-                            (46-schemes.sh, under traffic)
+  tables.py repush NAME N [KIND]
+                            commit fabric NAME's own table of KIND (trees,
+                            labels or plans; trees if none) again N times
+                            (46-schemes.sh under traffic, 51-plans.sh
+                            under readers)
   tables.py labels          LABELS tables on a 4x4 mesh of its own
                             (47-labels.sh): every kind of bad labeling
                             refused with its extack text and no change,
@@ -618,16 +621,17 @@ def plans_checks():
     dellink(rt)
 
 
-def repush(fabric, count):
-    """Commit the fabric's own table again @count times (each against the
-    generation just made); print the generations, exit 1 on a refusal."""
+def repush(fabric, count, kind=TREES):
+    """Commit the fabric's own table of @kind again @count times (each
+    against the generation just made); print the generations, exit 1 on a
+    refusal."""
     fam = Family(fabric)
-    ack, blob, _ = fam.table_bytes()
+    ack, blob, _ = fam.table_bytes(kind)
     if ack.err or not blob:
         sys.exit('repush: no table to read back: %s' % ack.strerror())
     first = fam.gen()
     for _ in range(count):
-        ack, gen = fam.push(blob, fam.gen())
+        ack, gen = fam.push(blob, fam.gen(), kind=kind)
         if ack.err:
             sys.exit('repush: %s' % ack.strerror())
     print('repushed %d times: generation %d to %d' % (count, first, gen))
@@ -636,8 +640,10 @@ def repush(fabric, count):
 if __name__ == '__main__':
     if len(sys.argv) == 3 and sys.argv[1] == '--unpriv':
         unpriv(sys.argv[2])
-    elif len(sys.argv) == 4 and sys.argv[1] == 'repush':
-        repush(sys.argv[2], int(sys.argv[3]))
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == 'repush':
+        repush(sys.argv[2], int(sys.argv[3]),
+               {'trees': TREES, 'labels': LABELS, 'plans': PLANS}[
+                   sys.argv[4] if len(sys.argv) == 5 else 'trees'])
     elif len(sys.argv) == 2 and sys.argv[1] == 'labels':
         labels_checks()
     elif len(sys.argv) == 2 and sys.argv[1] == 'plans':

@@ -458,19 +458,28 @@ static int query(uint8_t cmd, const char *dev, struct fabric_list *l,
 	struct nlmsghdr *nlh;
 	struct wc_nl nl;
 	uint32_t ifindex = 0;
+	int r = 0, tries;
 	size_t i;
-	int r;
 
 	memset(l, 0, sizeof(*l));
 	if (dev && !(ifindex = dev_ifindex(dev)))
 		return -1;
 	if (wc_nl_open(&nl))
 		return -1;
-	nlh = wc_nl_request(&nl, cmd, NLM_F_DUMP);
-	if (dev)
-		mnl_attr_put_u32(nlh, WORMCAST_A_FABRIC_IFINDEX, ifindex);
-	r = wc_nl_talk(&nl, nlh, fabric_cb, l, what);
+	for (tries = 0; tries < WC_NL_DUMP_TRIES; tries++) {
+		nlh = wc_nl_request(&nl, cmd, NLM_F_DUMP);
+		if (dev)
+			mnl_attr_put_u32(nlh, WORMCAST_A_FABRIC_IFINDEX, ifindex);
+		r = wc_nl_talk(&nl, nlh, fabric_cb, l, what);
+		if (r != -EINTR)
+			break;
+		fabric_list_free(l);
+		memset(l, 0, sizeof(*l));
+	}
 	wc_nl_close(&nl);
+	if (r == -EINTR)
+		fprintf(stderr, "wormctl: %s: the fabrics changed during each of %d dumps: try again\n",
+			what, WC_NL_DUMP_TRIES);
 	if (r && l->error == -ENOMEM)
 		fprintf(stderr, "wormctl: %s: out of memory\n", what);
 	if (r) {
@@ -665,16 +674,23 @@ static int table_dump_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* The bytes of the table b->want, by a TABLE_GET dump; 0 or -1 (printed). */
+/*
+ * The bytes of the table b->want, by a TABLE_GET dump: 0, -1 after
+ * printing why, or 1 when the table was replaced meanwhile (read again).
+ */
 static int read_table(struct wc_nl *nl, uint32_t ifindex,
 		      struct wc_table_bytes *b)
 {
 	struct nlmsghdr *nlh;
+	int r;
 
 	nlh = wc_nl_request(nl, WORMCAST_CMD_TABLE_GET, NLM_F_DUMP);
 	mnl_attr_put_u32(nlh, WORMCAST_A_FABRIC_IFINDEX, ifindex);
 	mnl_attr_put_u32(nlh, WORMCAST_A_TABLE_KIND, b->want.kind);
-	if (wc_nl_talk(nl, nlh, table_dump_cb, b, "table show"))
+	r = wc_nl_talk(nl, nlh, table_dump_cb, b, "table show");
+	if (r == -EINTR || b->replaced)
+		return 1;
+	if (r)
 		return -1;
 	if (b->err[0] || wc_table_bytes_done(b)) {
 		fprintf(stderr, "wormctl: table show: %s\n", b->err);
@@ -683,76 +699,115 @@ static int read_table(struct wc_nl *nl, uint32_t ifindex,
 	return 0;
 }
 
-int cmd_table_show(const struct wormctl_cmdline *c)
-{
+/* What one read of every table of a fabric holds. */
+struct table_set {
+	struct fabric_list l;		/* FABRIC_GET: which tables */
 	struct wc_table_bytes b[WC_MAX_TABLES];
 	struct wc_table_view v[WC_MAX_TABLES];
-	bool decoded[WC_MAX_TABLES] = { false };
-	const struct wc_fabric_info *f;
-	struct fabric_list l;
-	uint32_t ifindex, i, n = 0;
-	int status = 1;
-	struct wc_nl nl;
-	struct out o;
-	char err[192];
+	bool decoded[WC_MAX_TABLES];
+	uint32_t n;			/* b[] read (to free) */
+};
 
-	if (query(WORMCAST_CMD_FABRIC_GET, c->dev, &l, "table show"))
-		return 1;
-	if (l.n != 1) {
+static void table_set_free(struct table_set *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->n; i++)
+		wc_table_bytes_free(&s->b[i]);
+	fabric_list_free(&s->l);
+	memset(s, 0, sizeof(*s));
+}
+
+/*
+ * Read and decode every table that FABRIC_GET lists for DEV: 0, -1 after
+ * printing why, or 1 when one was replaced while being read.
+ */
+static int read_tables(const char *dev, struct table_set *s)
+{
+	const struct wc_fabric_info *f;
+	uint32_t ifindex;
+	struct wc_nl nl;
+	char err[192];
+	int r = -1;
+
+	memset(s, 0, sizeof(*s));
+	if (query(WORMCAST_CMD_FABRIC_GET, dev, &s->l, "table show"))
+		return -1;
+	if (s->l.n != 1) {
 		fprintf(stderr, "wormctl: table show: no answer for \"%s\"\n",
-			c->dev);
-		goto out;
+			dev);
+		return -1;
 	}
-	f = &l.v[0];
+	f = &s->l.v[0];
 	if (!f->has_table_gen) {
 		fprintf(stderr, "wormctl: table show: this wormcast module reports no tables\n");
-		goto out;
+		return -1;
 	}
 	/* DEV, not the fabric device: that one may be in another netns */
-	ifindex = dev_ifindex(c->dev);
+	ifindex = dev_ifindex(dev);
 	if (!ifindex)
-		goto out;
-	if (f->ntables && wc_nl_open(&nl))
-		goto out;
-	/* read and check everything first: an error must not leave half a JSON array */
-	for (n = 0; n < f->ntables; n++) {
-		if (wc_table_bytes_init(&b[n], &f->tables[n])) {
-			fprintf(stderr, "wormctl: table show: %s\n", b[n].err);
-			n++;
+		return -1;
+	if (!f->ntables)
+		return 0;
+	if (wc_nl_open(&nl))
+		return -1;
+	for (s->n = 0; s->n < f->ntables; s->n++) {
+		struct wc_table_bytes *b = &s->b[s->n];
+
+		if (wc_table_bytes_init(b, &f->tables[s->n])) {
+			fprintf(stderr, "wormctl: table show: %s\n", b->err);
+			s->n++;
 			goto close;
 		}
-		if (read_table(&nl, ifindex, &b[n])) {
-			n++;
+		r = read_table(&nl, ifindex, b);
+		if (r) {
+			s->n++;
 			goto close;
 		}
-		switch (wc_table_decode(b[n].want.kind, b[n].buf, b[n].len,
-					&v[n], err, sizeof(err))) {
-		case 0:
-			decoded[n] = true;
-			break;
-		case 1:
-			break;	/* a kind this wormctl cannot decode */
-		default:
+		r = wc_table_decode(b->want.kind, b->buf, b->len, &s->v[s->n],
+				    err, sizeof(err));
+		if (r < 0) {
 			fprintf(stderr, "wormctl: table show: %s\n", err);
-			n++;
+			s->n++;
 			goto close;
 		}
+		s->decoded[s->n] = r == 0;	/* 1: a kind this wormctl cannot decode */
+	}
+	r = 0;
+close:
+	wc_nl_close(&nl);
+	return r;
+}
+
+int cmd_table_show(const struct wormctl_cmdline *c)
+{
+	struct table_set s;
+	struct out o;
+	uint32_t i;
+	int r = 1, tries;
+
+	/* read and check everything first: an error must not leave half a JSON array */
+	for (tries = 0; tries < WC_NL_DUMP_TRIES; tries++) {
+		r = read_tables(c->dev, &s);
+		if (r != 1)
+			break;
+		table_set_free(&s);
+	}
+	if (r == 1)
+		fprintf(stderr, "wormctl: table show: the tables were replaced during each of %d reads: try again\n",
+			WC_NL_DUMP_TRIES);
+	if (r) {
+		table_set_free(&s);
+		return 1;
 	}
 	out_init(&o, stdout, c->opts.json, c->opts.pretty);
 	if (o.json)
 		json_open_array(&o, NULL);
-	for (i = 0; i < n; i++)
-		show_table(&o, &b[i].want, decoded[i] ? &v[i] : NULL,
+	for (i = 0; i < s.n; i++)
+		show_table(&o, &s.b[i].want, s.decoded[i] ? &s.v[i] : NULL,
 			   c->opts.verbose);
 	if (o.json)
 		json_close_array(&o);
-	status = 0;
-close:
-	if (f->ntables)
-		wc_nl_close(&nl);
-	for (i = 0; i < n; i++)
-		wc_table_bytes_free(&b[i]);
-out:
-	fabric_list_free(&l);
-	return status;
+	table_set_free(&s);
+	return 0;
 }

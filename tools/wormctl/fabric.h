@@ -153,13 +153,15 @@ struct wc_table_bytes {
 	uint8_t *buf;			/* want.size bytes */
 	uint32_t len;			/* received so far, from offset 0 */
 	char err[192];			/* why the last call failed */
+	bool replaced;			/* a piece of a newer generation came */
 };
 
 /* 0, or -1 with b->err set (size 0 or over WORMCAST_TABLE_MAX_BYTES, ENOMEM). */
 int wc_table_bytes_init(struct wc_table_bytes *b, const struct wc_table_info *t);
 /*
  * One dump message: its KIND, GEN, OFFSET and DATA.  Refuses (-1, b->err)
- * another kind or generation (the table was replaced during the dump), an
+ * another kind or generation (the table was replaced during the dump:
+ * b->replaced is set, read it again), an
  * offset that does not continue the bytes received, and bytes past the size.
  */
 int wc_table_bytes_add(struct wc_table_bytes *b, uint32_t kind, uint32_t gen,

@@ -185,7 +185,8 @@ int wc_nl_talk(struct wc_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 	if (r == MNL_CB_ERROR) {
 		if (!t.error)
 			t.error = errno ? -errno : -EIO;
-		if (what)
+		/* NLM_F_DUMP_INTR (libmnl: EINTR): the caller starts over */
+		if (what && t.error != -EINTR)
 			print_error(what, &t, t.error);
 		return t.error;
 	}

@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 
+/* How often a dump interrupted by concurrent changes is read again. */
+#define WC_NL_DUMP_TRIES	5
+
 struct wc_nl {
 	struct mnl_socket *sk;
 	uint16_t family;		/* resolved id of "wormcast" */
@@ -31,7 +34,9 @@ struct nlmsghdr *wc_nl_request(struct wc_nl *nl, uint8_t cmd, uint16_t flags);
  * Send @req and read the answer: @cb runs on every reply message (it may
  * be NULL for requests answered by an ack only).  Returns 0, or a negative
  * errno after printing the kernel's extended ack message (or strerror).
- * @what names the operation in messages; NULL: print nothing.
+ * @what names the operation in messages; NULL: print nothing.  A dump that
+ * the kernel marked interrupted (NLM_F_DUMP_INTR: what it dumped changed
+ * meanwhile) returns -EINTR unprinted: the caller reads again from the start.
  */
 int wc_nl_talk(struct wc_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 	       void *data, const char *what);

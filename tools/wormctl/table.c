@@ -38,10 +38,12 @@ int wc_table_bytes_add(struct wc_table_bytes *b, uint32_t kind, uint32_t gen,
 		return wc_fail(b->err, sizeof(b->err),
 			       "dump of table kind %u carries kind %u",
 			       b->want.kind, kind);
-	if (gen != b->want.gen)
+	if (gen != b->want.gen) {
+		b->replaced = true;
 		return wc_fail(b->err, sizeof(b->err),
 			       "table replaced while being read (generation %u, then %u): try again",
 			       b->want.gen, gen);
+	}
 	if (offset != b->len)
 		return wc_fail(b->err, sizeof(b->err),
 			       "table bytes not contiguous: piece at offset %u, expected %u",
