@@ -194,7 +194,6 @@ static void wc_op_deliver(void *priv, struct wc_msg *m, u32 node, u64 lat)
 {
 	struct wc_fabric *f = priv;
 	u32 origin = wc_relay_origin(f, m);
-	struct sk_buff *clone;
 
 	if (unlikely(!wc_msg_has_dst(f->engine, m, node))) {
 		/* bad tables sent a copy where nobody asked for it */
@@ -205,7 +204,18 @@ static void wc_op_deliver(void *priv, struct wc_msg *m, u32 node, u64 lat)
 	}
 	/* multiphase: the target sends on, whatever becomes of its copy */
 	wc_relay_delivered(f, m);
-	clone = skb_clone(m->cookie, GFP_ATOMIC);
+	wc_fabric_deliver_copy(f, m->cookie, origin, node);
+}
+
+/*
+ * A copy of @skb (a frame of node @origin) for @node, queued for delivery
+ * after the run (engine callbacks, engine lock).
+ */
+void wc_fabric_deliver_copy(struct wc_fabric *f, struct sk_buff *skb,
+			    u32 origin, u32 node)
+{
+	struct sk_buff *clone = skb_clone(skb, GFP_ATOMIC);
+
 	if (!clone) {
 		wc_count_napi(f, node, WORMCAST_CNT_DROP_NOMEM, 1);
 		return;
@@ -230,8 +240,13 @@ static void wc_op_msg_done(void *priv, struct wc_msg *m)
 		wc_capture_done(f, m, skb, f->flush_reason);
 	/* multiphase: a lost target loses its range, counted per member */
 	relay = wc_relay_done(f, m, f->flush_reason);
-	/* a flushed message counts once, under the flush's reason */
-	if (unlikely(m->fault_lost) && !f->flush_reason && !relay)
+	/*
+	 * a flushed message counts once, under the flush's reason; under
+	 * fault-info local the router before the fault re-injects
+	 */
+	if (unlikely(m->fault_lost) && !f->flush_reason && !relay &&
+	    !(f->run_local &&
+	      wc_relay_reinject(f, m, &f->run_table->u.trees)))
 		wc_count_napi(f, m->src, WORMCAST_CNT_FAULT_DROPS, m->fault_lost);
 	if (unlikely(f->flush_reason)) {
 		/* aborted by wc_engine_flush(): destinations not reached */
@@ -458,9 +473,13 @@ static bool wc_pick_routing(struct wc_fabric *f)
 	const struct wc_algo *algo;
 	struct wc_table *t, *old;
 	const char *why = NULL;
+	bool local;
 
 	t = wc_wanted_table(f, scheme);
-	if (t == f->run_table) {
+	/* fault-info local: trees whose sources ignore the faulty links */
+	local = t && t->ops->algo == &wc_algo_tree &&
+		READ_ONCE(f->fault_info) == WORMCAST_FAULT_INFO_LOCAL;
+	if (t == f->run_table && local == f->run_local) {
 		f->run_scheme = scheme;
 		f->switching = false;
 		return true;
@@ -471,7 +490,8 @@ static bool wc_pick_routing(struct wc_fabric *f)
 	}
 	if (t && !wc_table_tryget(t))
 		t = NULL;		/* being replaced: the next poll sees it */
-	algo = t ? t->ops->algo : &wc_algo_unicast_based;
+	algo = local ? &wc_algo_tree_local :
+	       t ? t->ops->algo : &wc_algo_unicast_based;
 	if (wc_engine_set_algo(f->engine, algo, &why)) {
 		/* the engine refuses this table's algorithm: not retried */
 		net_warn_ratelimited("%s: tables of generation %u not used: %s\n",
@@ -482,6 +502,7 @@ static bool wc_pick_routing(struct wc_fabric *f)
 			wc_table_put(t);
 			t = NULL;
 		}
+		local = false;
 		algo = &wc_algo_unicast_based;
 		/* idle, and its check passed when the fabric was created */
 		wc_engine_set_algo(f->engine, algo, &why);
@@ -489,6 +510,7 @@ static bool wc_pick_routing(struct wc_fabric *f)
 	old = f->run_table;
 	f->run_table = t;
 	f->run_algo = algo;
+	f->run_local = local;
 	f->run_scheme = scheme;
 	f->switching = false;
 	wc_table_put(old);
@@ -1087,6 +1109,15 @@ void wc_fabric_plans_committed(struct wc_fabric *f)
 	if (t)
 		wc_mcindex_clear_planned(f->mc, wc_has_plan, &t->u.plans);
 	rcu_read_unlock();
+}
+
+/* Set what sources know of faults (RTNL held); the poll switches. */
+void wc_fabric_set_fault_info(struct wc_fabric *f, u8 fault_info)
+{
+	if (fault_info == READ_ONCE(f->fault_info))
+		return;
+	WRITE_ONCE(f->fault_info, fault_info);
+	wc_fabric_tables_changed(f);
 }
 
 /* Set the scheme (RTNL held, checked); the poll switches when it may. */

@@ -26,6 +26,8 @@ static const struct nla_policy wc_param_policy[WORMCAST_PARAM_MAX + 1] = {
 	[WORMCAST_PARAM_CYCLE_NS] = { .type = NLA_U32 },
 	[WORMCAST_PARAM_WATCHDOG] = { .type = NLA_U32 },
 	[WORMCAST_PARAM_MULTICAST] = NLA_POLICY_MAX(NLA_U32, WORMCAST_MCAST_MAX),
+	[WORMCAST_PARAM_FAULT_INFO] = NLA_POLICY_MAX(NLA_U8,
+						     WORMCAST_FAULT_INFO_LOCAL),
 	[WORMCAST_PARAM_FLIT_BYTES] = WC_READ_ONLY,
 	[WORMCAST_PARAM_BUF_FLITS] = WC_READ_ONLY,
 	[WORMCAST_PARAM_VCS] = WC_READ_ONLY,
@@ -204,6 +206,7 @@ static int wc_put_engine(struct sk_buff *skb, struct wc_fabric *f)
 	v[WORMCAST_ENG_MEM_BYTES] = wc_fabric_mem(f);
 	v[WORMCAST_ENG_FAULT_ABSORBED] = s.fault_absorbed;
 	v[WORMCAST_ENG_FAULT_DROPS] = s.fault_drops;
+	v[WORMCAST_ENG_FAULT_REINJECTED] = s.fault_reinjected;
 	return wc_put_u64s(skb, WORMCAST_A_ENGINE, v, WORMCAST_ENG_MAX,
 			   WORMCAST_ENG_PAD);
 }
@@ -474,9 +477,9 @@ static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	if (!tb[WORMCAST_PARAM_CYCLE_NS] && !tb[WORMCAST_PARAM_WATCHDOG] &&
-	    !tb[WORMCAST_PARAM_MULTICAST]) {
+	    !tb[WORMCAST_PARAM_MULTICAST] && !tb[WORMCAST_PARAM_FAULT_INFO]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[WORMCAST_A_PARAMS],
-				    "nothing to change: give cycle_ns, watchdog and/or multicast");
+				    "nothing to change: give cycle_ns, watchdog, multicast and/or fault-info");
 		return -EINVAL;
 	}
 
@@ -517,6 +520,9 @@ static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 	wc_fabric_set_cycle_ns(f, cycle_ns);
 	if (mcast != READ_ONCE(f->mcast))
 		wc_fabric_set_mcast(f, mcast);
+	if (tb[WORMCAST_PARAM_FAULT_INFO])
+		wc_fabric_set_fault_info(f,
+					 nla_get_u8(tb[WORMCAST_PARAM_FAULT_INFO]));
 	/* wormcastd learns of a scheme change from this */
 	wc_genl_notify(f, WORMCAST_CMD_FABRIC_SET);
 	err = 0;

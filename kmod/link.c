@@ -47,6 +47,8 @@ static const struct nla_policy wc_link_policy[IFLA_WORMCAST_MAX + 1] = {
 	[IFLA_WORMCAST_WATCHDOG] = { .type = NLA_U32 },
 	[IFLA_WORMCAST_QUEUE_LEN] = { .type = NLA_U32 },
 	[IFLA_WORMCAST_MULTICAST] = NLA_POLICY_MAX(NLA_U32, WORMCAST_MCAST_MAX),
+	[IFLA_WORMCAST_FAULT_INFO] = NLA_POLICY_MAX(NLA_U8,
+						    WORMCAST_FAULT_INFO_LOCAL),
 	[IFLA_WORMCAST_ROLE] = { .type = NLA_REJECT,
 				 .reject_message = "attribute is read-only" },
 	[IFLA_WORMCAST_FABRIC_ID] = { .type = NLA_REJECT,
@@ -122,6 +124,7 @@ struct wc_link_config {
 	u32 queue_len;
 	u32 cycle_ns;
 	u32 mcast;		/* enum wormcast_mcast_scheme */
+	u8 fault_info;		/* enum wormcast_fault_info */
 	char prefix[IFNAMSIZ];	/* node names: prefix, node id, suffix */
 	char suffix[IFNAMSIZ];
 };
@@ -202,6 +205,9 @@ static int wc_parse_config(struct nlattr *data[], struct wc_link_config *c,
 			return err;
 		c->mcast = nla_get_u32(data[IFLA_WORMCAST_MULTICAST]);
 	}
+	c->fault_info = WORMCAST_FAULT_INFO_GLOBAL;
+	if (data[IFLA_WORMCAST_FAULT_INFO])
+		c->fault_info = nla_get_u8(data[IFLA_WORMCAST_FAULT_INFO]);
 	return 0;
 }
 
@@ -340,6 +346,7 @@ static int wc_newlink(struct net *src_net, struct net_device *dev,
 	fp->node = NULL;
 	f->dev = dev;
 	f->mcast = c->mcast;
+	f->fault_info = c->fault_info;
 	f->owner = owner;
 	wc_mac_make(mac, f->id, WC_MAC_FABRIC_NODE);
 	eth_hw_addr_set(dev, mac);

@@ -31,6 +31,7 @@ static const struct wc_param_attr wc_param_attrs[] = {
 	{ WORMCAST_PARAM_WATCHDOG, IFLA_WORMCAST_WATCHDOG, NLA_U32 },
 	{ WORMCAST_PARAM_QUEUE_LEN, IFLA_WORMCAST_QUEUE_LEN, NLA_U32 },
 	{ WORMCAST_PARAM_MULTICAST, IFLA_WORMCAST_MULTICAST, NLA_U32 },
+	{ WORMCAST_PARAM_FAULT_INFO, IFLA_WORMCAST_FAULT_INFO, NLA_U8 },
 };
 
 static_assert(ARRAY_SIZE(wc_param_attrs) == WORMCAST_PARAM_MAX,
@@ -68,6 +69,8 @@ static u32 wc_param_value(const struct wc_fabric *f, u16 param)
 		return f->queue_len;
 	case WORMCAST_PARAM_MULTICAST:
 		return READ_ONCE(f->mcast);
+	case WORMCAST_PARAM_FAULT_INFO:
+		return READ_ONCE(f->fault_info);
 	}
 	return 0;
 }

@@ -14,9 +14,17 @@
  * range handed to it; all of it is counted under the named counter of the
  * datagram's source (fault_drops, the flush's reason, drop_route_error,
  * drop_nomem), so that sent x members = delivered + counted drops.
+ *
+ * The same mechanism re-injects under fault-info local (DSTM section 7,
+ * Documentation/faults.rst): a tree worm absorbed at a failed link is
+ * sent again, at its msg_done, from the router before that link to the
+ * destinations it missed, on the other tree (wc_relay_reinject()).  Such
+ * a message carries a context without a chain; what it does not reach is
+ * counted under fault_reinject_drops (or the flush's reason).
  */
 #include "wormcast.h"
 #include "relay.h"
+#include "tree_mcast.h"
 
 /* One datagram's chain, shared by its messages (engine lock). */
 struct wc_relay_ctx {
@@ -33,6 +41,7 @@ struct wc_relay_tag {
 	u32 target, lo, hi;		/* chain positions: [lo, hi) holds target */
 	bool delivered;			/* the target consumed the worm */
 	bool counted;			/* its loss is counted already */
+	bool reinject;			/* a re-injection: [0, hi) destinations */
 };
 
 static struct wc_relay_tag *wc_tag(const struct wc_fabric *f,
@@ -147,7 +156,7 @@ void wc_relay_delivered(struct wc_fabric *f, struct wc_msg *m)
 {
 	struct wc_relay_tag *tag = wc_tag(f, m);
 
-	if (!tag->ctx)
+	if (!tag->ctx || tag->reinject)
 		return;
 	tag->delivered = true;
 	if (tag->hi - tag->lo < 2)
@@ -172,7 +181,7 @@ bool wc_relay_route_error(struct wc_fabric *f, struct wc_msg *m)
 
 	if (!tag->ctx)
 		return false;
-	if (!tag->delivered && !tag->counted)
+	if (!tag->delivered && !tag->counted && !tag->reinject)
 		wc_relay_lost(f, tag->ctx, tag->lo, tag->hi,
 			      WORMCAST_CNT_DROP_ROUTE_ERROR);
 	tag->counted = true;
@@ -190,13 +199,93 @@ bool wc_relay_done(struct wc_fabric *f, struct wc_msg *m, int reason)
 
 	if (!tag->ctx)
 		return false;
-	if (!tag->delivered && !tag->counted)
+	if (tag->reinject) {
+		/* per destination: it may reach some and not others */
+		u32 got = min(m->ndelivered, m->ndsts);
+
+		if (got < m->ndsts)
+			wc_relay_lost(f, tag->ctx, got, m->ndsts,
+				      reason ? reason : m->faulted ?
+				      WORMCAST_CNT_FAULT_REINJECT_DROPS :
+				      WORMCAST_CNT_DROP_ROUTE_ERROR);
+	} else if (!tag->delivered && !tag->counted) {
 		wc_relay_lost(f, tag->ctx, tag->lo, tag->hi,
 			      reason ? reason : m->faulted ?
 			      WORMCAST_CNT_FAULT_DROPS :
 			      WORMCAST_CNT_DROP_ROUTE_ERROR);
+	}
 	wc_relay_put(tag->ctx);
 	tag->ctx = NULL;
+	return true;
+}
+
+/*
+ * fault-info local, from the msg_done of @m (not a relay message), a worm
+ * of the trees @s with fault_lost destinations: queue a message from the
+ * router before the failed link to the destinations missed, on the other
+ * tree (wc_tree_local_reinject() decides where, which tree and whom),
+ * for the poll to submit at the end of this cycle; the near end's own
+ * copy, if it was missed, is delivered at once.  Returns true if the lost
+ * destinations were taken over: the engine no longer counts them in
+ * fault_drops, the source counts one fault_reinjected.  False when the
+ * scheme does not apply (several faults, a failed node) or memory is
+ * short: nothing done, the caller counts fault_drops as before.
+ */
+bool wc_relay_reinject(struct wc_fabric *f, struct wc_msg *m,
+		       const struct wc_tree_set *s)
+{
+	u32 at, tree, nd, words = wc_tree_hdr_words(m->ndsts);
+	struct wc_relay_ctx *ctx = NULL;
+	struct wc_relay_tag *tag;
+	struct wc_msg *r = NULL;
+	u32 *hdr = NULL;
+
+	if (m->fault_at >= f->nnodes)
+		return false;
+	r = wc_relay_msg_alloc(f, m->fault_at, m->bytes, m->cookie);
+	ctx = kmalloc(sizeof(*ctx), GFP_ATOMIC | __GFP_NOWARN);
+	hdr = kmalloc_array(words, sizeof(u32), GFP_ATOMIC | __GFP_NOWARN);
+	if (!r || !ctx || !hdr)
+		goto not_taken;
+	nd = wc_tree_local_reinject(s, &f->topo, m, &at, &tree, r->dstmap);
+	if (!nd)
+		goto not_taken;
+	wc_engine_fault_reinjected(f->engine, m);
+	wc_count_add(&f->nodes[m->src].napi_cnt, WORMCAST_CNT_FAULT_REINJECTED, 1);
+	if (wc_msg_has_dst(f->engine, r, at)) {
+		/* the near end consumed the worm: its own copy, once */
+		r->dstmap[at / 32] &= ~BIT(at % 32);
+		nd--;
+		wc_fabric_deliver_copy(f, m->cookie, m->src, at);
+	}
+	if (!nd)
+		goto done;
+	r->ndsts = nd;
+	r->hdr = hdr;
+	r->hdr_max = words;
+	r->hdr_preset = true;
+	hdr[0] = tree;
+	refcount_set(&ctx->ref, 1);
+	ctx->origin = m->src;
+	ctx->n = 0;
+	tag = wc_tag(f, r);
+	tag->ctx = ctx;
+	tag->reinject = true;
+	tag->lo = 0;
+	tag->hi = nd;
+	skb_get(m->cookie);
+	wc_relay_enqueue(f, r);
+	wc_engine_yield(f->engine);
+	return true;
+not_taken:
+	kfree(hdr);
+	kfree(ctx);
+	kfree(r);
+	return false;
+done:
+	kfree(hdr);
+	kfree(ctx);
+	kfree(r);
 	return true;
 }
 
@@ -225,6 +314,7 @@ void wc_relay_purge(struct wc_fabric *f, int reason)
 		wc_relay_lost(f, tag->ctx, tag->lo, tag->hi, reason);
 		wc_relay_put(tag->ctx);
 		kfree_skb(m->cookie);
+		kfree(m->hdr);
 		kfree(m);
 	}
 	f->relayq_tail = NULL;

@@ -210,6 +210,8 @@ struct wc_fabric {
 	u32 mcast;			/* enum wormcast_mcast_scheme; RTNL
 					 * writes, the poll reads (READ_ONCE)
 					 */
+	u8 fault_info;			/* enum wormcast_fault_info; likewise */
+	bool run_local;			/* the engine runs wc_algo_tree_local */
 	struct wc_tables tables;
 
 	spinlock_t engine_lock;		/* BH */
@@ -329,6 +331,8 @@ void wc_relay_delivered(struct wc_fabric *f, struct wc_msg *m);
 u32 wc_relay_origin(const struct wc_fabric *f, const struct wc_msg *m);
 bool wc_relay_route_error(struct wc_fabric *f, struct wc_msg *m);
 bool wc_relay_done(struct wc_fabric *f, struct wc_msg *m, int reason);
+bool wc_relay_reinject(struct wc_fabric *f, struct wc_msg *m,
+		       const struct wc_tree_set *s);
 void wc_relay_submit(struct wc_fabric *f);
 void wc_relay_purge(struct wc_fabric *f, int reason);
 
@@ -360,6 +364,9 @@ bool wc_fabric_node_failed(struct wc_fabric *f, u32 node);
 u32 wc_fabric_faults(struct wc_fabric *f, u32 skip, struct wc_fault *out,
 		     u32 max);
 void wc_fabric_set_mcast(struct wc_fabric *f, u32 scheme);
+void wc_fabric_set_fault_info(struct wc_fabric *f, u8 fault_info);
+void wc_fabric_deliver_copy(struct wc_fabric *f, struct sk_buff *skb,
+			    u32 origin, u32 node);
 void wc_fabric_groups_poke(struct wc_fabric *f);
 
 /* tables.c */

@@ -1231,7 +1231,7 @@ def check_iproute(sp, src):
     pset = lset = None
     names = []
     for row in rows:
-        rm = re.fullmatch(r'\{\s*"(\w+)"\s*,\s*(\w+)\s*,\s*(\w+)\s*,\s*\w+\s*,\s*(true|false)\s*,'
+        rm = re.fullmatch(r'\{\s*"([\w-]+)"\s*,\s*(\w+)\s*,\s*(\w+)\s*,\s*\w+\s*,\s*(true|false)\s*,'
                           r'\s*"[^"]*"\s*\}', re.sub(r'\s+', ' ', row))
         if not rm:
             raise ParseError('%s: cannot parse row %r' % (PARAMS_H, row))

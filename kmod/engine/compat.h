@@ -78,6 +78,9 @@ typedef __s64 s64;
 #ifndef U32_MAX
 #define U32_MAX UINT32_MAX
 #endif
+#ifndef U16_MAX
+#define U16_MAX UINT16_MAX
+#endif
 #ifndef U64_MAX
 #define U64_MAX UINT64_MAX
 #endif

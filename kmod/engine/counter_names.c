@@ -30,4 +30,6 @@ const char *const wc_counter_names[__WORMCAST_CNT_MAX] = {
 	[WORMCAST_CNT_DROP_STRAY] = "drop_stray",
 	[WORMCAST_CNT_FAULT_DROPS] = "fault_drops",
 	[WORMCAST_CNT_PLAN_FALLBACK] = "plan_fallback",
+	[WORMCAST_CNT_FAULT_REINJECTED] = "fault_reinjected",
+	[WORMCAST_CNT_FAULT_REINJECT_DROPS] = "fault_reinject_drops",
 };

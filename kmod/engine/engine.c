@@ -349,6 +349,9 @@ void wc_engine_submit(struct wc_engine *e, struct wc_msg *m)
 	m->ndelivered = 0;
 	m->fault_lost = 0;
 	m->faulted = false;
+	m->fault_port = 0;
+	m->fault_cuts = 0;
+	m->fault_at = WC_NO_NODE;
 	m->planned = false;
 	m->queued = true;
 	if (e->q_tail[s])
@@ -874,7 +877,7 @@ static inline bool port_down(const struct wc_engine *e, u32 node, u32 port)
  * number of outputs dropped.
  */
 static u32 fault_filter(const struct wc_engine *e, u32 node,
-			struct wc_route_req *req)
+			struct wc_route_req *req, u8 *first)
 {
 	u32 i, n = 0, nout = req->nout;
 
@@ -882,13 +885,19 @@ static u32 fault_filter(const struct wc_engine *e, u32 node,
 		return 0;
 	if (e->node_down[node]) {
 		req->nout = 0;
+		*first = WC_FAULT_NODE;
 		return nout;
 	}
 	for (i = 0; i < nout; i++) {
 		const struct wc_route_out *o = &req->out[i];
 
-		if (!o->consume && port_down(e, node, o->port))
+		if (!o->consume && port_down(e, node, o->port)) {
+			if (n == i)	/* the first dropped */
+				*first = e->node_down[e->nbr[node * e->nports +
+							    o->port]] ?
+					 WC_FAULT_NODE : o->port;
 			continue;
+		}
 		req->out[n++] = *o;
 	}
 	req->nout = n;
@@ -917,6 +926,7 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 	struct wc_route_req req;
 	bool net = false;
 	u32 i, cut;
+	u8 cut_port = 0;
 	int err;
 
 	if (c->left != 0 || c->sent == 0 || !flit_ready(e, c, 0))
@@ -946,7 +956,7 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 			c->decided = true;
 		}
 	}
-	cut = fault_filter(e, c->node, &req);
+	cut = fault_filter(e, c->node, &req, &cut_port);
 	for (i = 0; i < req.nout; i++)
 		if (!req.out[i].consume)
 			net = true;
@@ -966,7 +976,14 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 		}
 	}
 	if (cut) {
-		w->msg->faulted = true;
+		struct wc_msg *m = w->msg;
+
+		if (!m->faulted) {
+			m->fault_at = c->node;
+			m->fault_port = cut_port;
+		}
+		m->faulted = true;
+		m->fault_cuts = (u16)min_t(u32, m->fault_cuts + cut, U16_MAX);
 		e->stats.fault_absorbed++;
 	}
 	if (e->algo->routed && req.nout)
@@ -1180,6 +1197,13 @@ int wc_engine_fault_node(struct wc_engine *e, u32 n, bool down,
 	else
 		e->nnode_faults--;
 	return 0;
+}
+
+void wc_engine_fault_reinjected(struct wc_engine *e, struct wc_msg *m)
+{
+	e->stats.fault_drops -= m->fault_lost;
+	e->stats.fault_reinjected++;
+	m->fault_lost = 0;
 }
 
 u32 wc_engine_nfaults(const struct wc_engine *e)

@@ -115,6 +115,16 @@ struct wc_msg {
 	 */
 	u32 fault_lost;
 	bool faulted;		/* a branch was absorbed by a fault */
+	/*
+	 * Where, when faulted: the router that absorbed the first branch
+	 * (fault_at), the output port that branch asked for (fault_port;
+	 * WC_FAULT_NODE when a failed node was in the way: the router itself
+	 * or the neighbour), and the branches absorbed (fault_cuts).  What
+	 * DSTM's local information re-injects from (tree_mcast.h).
+	 */
+	u8 fault_port;
+	u16 fault_cuts;
+	u32 fault_at;
 	bool planned;		/* every worm of the message has been created */
 	bool queued;		/* still in its source's queue */
 	u32 dstmap[];		/* bitmap of destination nodes */
@@ -275,6 +285,7 @@ struct wc_engine_stats {
 	u64 route_errors;
 	u64 fault_absorbed;	/* worm branches absorbed at a fault */
 	u64 fault_drops;	/* destinations not reached because of a fault */
+	u64 fault_reinjected;	/* messages whose fault_lost the caller re-sent */
 };
 
 struct wc_engine *wc_engine_create(const struct wc_topo *topo,
@@ -382,6 +393,18 @@ int wc_engine_fault_link(struct wc_engine *e, u32 a, u32 b, bool down,
 int wc_engine_fault_node(struct wc_engine *e, u32 n, bool down,
 			 const char **why);
 bool wc_engine_link_failed(const struct wc_engine *e, u32 a, u32 b);
+
+/* wc_msg.fault_port when a failed node, not a link, absorbed the branch. */
+#define WC_FAULT_NODE	0xffu
+
+/*
+ * From msg_done of a faulted message @m: the caller re-sends its
+ * fault_lost destinations itself (DSTM with local information), so they
+ * are no longer counted in stats.fault_drops but once in
+ * stats.fault_reinjected, and m->fault_lost becomes 0.  Touches counters
+ * only, so callbacks may call it.
+ */
+void wc_engine_fault_reinjected(struct wc_engine *e, struct wc_msg *m);
 bool wc_engine_node_failed(const struct wc_engine *e, u32 n);
 
 /* One fault: a link (a < b) or a node (a; b unused). */

@@ -376,11 +376,11 @@ static bool tree_good(const struct wc_tree_set *s, u32 k, u32 src,
 }
 
 static u32 pick_tree(const struct wc_tree_set *s, const struct wc_msg *m,
-		     const u32 *dests, u32 nd)
+		     const u32 *dests, u32 nd, bool global)
 {
 	if (s->ntrees == 1)
 		return 0;
-	if (s->nfaults) {	/* section 7: the tree that avoids them */
+	if (global && s->nfaults) {	/* section 7: the tree that avoids them */
 		bool good0 = tree_good(s, 0, m->src, dests, nd);
 
 		if (good0 != tree_good(s, 1, m->src, dests, nd))
@@ -394,8 +394,15 @@ static u32 pick_tree(const struct wc_tree_set *s, const struct wc_msg *m,
 		     (dests[0] << 16)) & 1;
 }
 
-static bool tree_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
-			   u32 *words, u32 max_words, struct wc_hdr *hdr)
+/*
+ * @global: the source picks the tree that avoids the table's faulty links
+ * (section 7, global information); else it knows nothing of them.  A
+ * preset header names the tree to take in its first word (a re-injection,
+ * wc_tree_local_reinject()).
+ */
+static bool next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
+		      u32 *words, u32 max_words, struct wc_hdr *hdr,
+		      bool global)
 {
 	const struct wc_tree_set *s = ctx->tables;
 	u32 n = ctx->topo->nnodes, nd = 0, i, tree;
@@ -422,7 +429,12 @@ static bool tree_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
 	}
 	if (nd != m->ndsts)
 		return true;
-	tree = pick_tree(s, m, dests, nd);
+	if (m->hdr_preset && words == m->hdr && max_words)
+		tree = words[0];
+	else
+		tree = pick_tree(s, m, dests, nd, global);
+	if (tree >= s->ntrees)
+		return true;
 	nf = wc_dstm_encode(&s->tree[tree], m->src, dests, nd, false, work,
 			    s->flits, (u32)WC_DSTM_MAX_FLITS(n));
 	if (nf <= 0 || (u32)nf > max_words)
@@ -435,6 +447,84 @@ static bool tree_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
 	hdr->nwords = (u32)nf;
 	hdr->nflits = (u32)nf;
 	return true;
+}
+
+static bool tree_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
+			   u32 *words, u32 max_words, struct wc_hdr *hdr)
+{
+	return next_worm(ctx, m, words, max_words, hdr, true);
+}
+
+static bool tree_next_worm_local(const struct wc_route_ctx *ctx,
+				 struct wc_msg *m, u32 *words, u32 max_words,
+				 struct wc_hdr *hdr)
+{
+	return next_worm(ctx, m, words, max_words, hdr, false);
+}
+
+/* ------------------------------------------------------------ local faults */
+
+/* The tree of @s holding the link from @v by @port, or -1. */
+static int link_tree(const struct wc_tree_set *s, const struct wc_topo *t,
+		     u32 v, u32 port)
+{
+	u32 u = wc_topo_neighbor(t, v, port), k;
+
+	if (u == WC_NO_NODE)
+		return -1;
+	for (k = 0; k < s->ntrees; k++) {
+		const struct wc_tree_entry *e = s->tree[k].e;
+
+		if ((v != s->tree[k].root && e[v].parent == u &&
+		     e[v].parent_port == port) ||
+		    (u != s->tree[k].root && e[u].parent == v &&
+		     e[u].parent_port == wc_topo_reverse_port(t, v, port)))
+			return (int)k;
+	}
+	return -1;
+}
+
+u32 wc_tree_local_reinject(const struct wc_tree_set *s,
+			   const struct wc_topo *t, const struct wc_msg *m,
+			   u32 *at, u32 *tree, u32 *missed)
+{
+	const struct wc_tree_entry *e;
+	u32 v = m->fault_at, n = s->nnodes, nb, lo, hi, w, nd = 0;
+	bool up;
+	int k;
+
+	if (s->ntrees != 2 || !m->faulted || m->fault_cuts != 1 ||
+	    m->fault_port == WC_FAULT_NODE || v >= n || !m->fault_lost ||
+	    s->nnodes != t->nnodes)
+		return 0;
+	k = link_tree(s, t, v, m->fault_port);
+	if (k < 0)
+		return 0;
+	e = s->tree[k].e;
+	nb = wc_topo_neighbor(t, v, m->fault_port);
+	/*
+	 * A worm goes up to the least common ancestor of its source and
+	 * destinations without stopping, then down: cut on the way up, it
+	 * reached none of them; cut on a down link, it missed those below.
+	 */
+	up = v != s->tree[k].root && e[v].parent_port == m->fault_port;
+	lo = e[nb].lo;
+	hi = e[nb].pn;
+	for (w = 0; w < n; w++) {
+		if (!(m->dstmap[w / 32] & (1u << (w % 32))))
+			continue;
+		if (up || (lo <= e[w].pn && e[w].pn <= hi)) {
+			missed[w / 32] |= 1u << (w % 32);
+			nd++;
+		}
+	}
+	if (nd != m->fault_lost) {
+		memset(missed, 0, DIV_ROUND_UP(n, 32) * sizeof(u32));
+		return 0;
+	}
+	*at = v;
+	*tree = 1 - (u32)k;
+	return nd;
 }
 
 /* ------------------------------------------------------------ the routers */
@@ -596,6 +686,15 @@ static int tree_check(const struct wc_topo *t, const struct wc_engine_params *p,
 const struct wc_algo wc_algo_tree = {
 	.name = "tree",
 	.next_worm = tree_next_worm,
+	.route = tree_route,
+	.check = tree_check,
+	.hdr_words = wc_tree_hdr_words,
+	.routed = tree_routed,
+};
+
+const struct wc_algo wc_algo_tree_local = {
+	.name = "tree-local",
+	.next_worm = tree_next_worm_local,
 	.route = tree_route,
 	.check = tree_check,
 	.hdr_words = wc_tree_hdr_words,

@@ -40,6 +40,13 @@
  * neither: the engine absorbs and counts, Documentation/faults.rst).  A
  * frame costs one comparison per destination, and only with faults.
  *
+ * Section 7, local information (wc_algo_tree_local): the sources ignore
+ * the table's faulty links and take the fault-free choice of tree; a worm
+ * absorbed at a failed link is re-injected by the router before that link
+ * to the destinations it missed, on the other tree, which does not hold
+ * the link (wc_tree_local_reinject(); the kernel and wormsim both re-send
+ * from it).
+ *
  * Limits: trees on routers of at most WC_TREE_MAX_PORTS (8) ports (meshes
  * and tori of 1 to 3 dimensions, hypercubes up to dimension 8, star graphs
  * up to n = 9), at most WC_TH_MAX_NODES nodes.
@@ -126,5 +133,23 @@ u32 wc_tree_set_distance(const struct wc_tree_set *s, u32 tree, u32 a, u32 b);
  * words).
  */
 extern const struct wc_algo wc_algo_tree;
+/* The same, but the sources ignore the table's faulty links (section 7). */
+extern const struct wc_algo wc_algo_tree_local;
+
+/*
+ * Section 7 with local information: @m, a worm routed on @s over @t, was
+ * absorbed by a fault (its msg_done; m->fault_lost set).  When exactly one
+ * branch was absorbed, at a failed link (not a failed node) of tree k:
+ * sets *@at to the router before that link, *@tree to the other tree, and
+ * the bits of the destinations the worm missed in @missed (nnodes bits,
+ * zeroed by the caller), and returns how many (equal to m->fault_lost).
+ * Otherwise returns 0 and nothing is re-sent: several faults on the worm's
+ * way, a failed node, a link in no tree.  The caller sends the missed
+ * destinations from *@at with m->hdr_preset and m->hdr[0] = *@tree (the
+ * near end itself, if missed, takes its copy there, without a worm).
+ */
+u32 wc_tree_local_reinject(const struct wc_tree_set *s,
+			   const struct wc_topo *t, const struct wc_msg *m,
+			   u32 *at, u32 *tree, u32 *missed);
 
 #endif /* WC_TREE_MCAST_H */

@@ -14,7 +14,9 @@
  *    mesh and a torus, under unicast, tree (DSTM, SPAM) and path
  *    (dual-path, Hamiltonian) schemes: every message's destinations are
  *    delivered exactly once or counted in fault_lost, the totals balance
- *    exactly, the watchdog never fires.
+ *    exactly, the watchdog never fires;
+ *  - DSTM section 7 with local information: where and on which tree a
+ *    worm absorbed at a failed tree link is re-injected, and to whom.
  *
  * The includer defines CASE_CTX, CASE_CHECK, CASE_EQ, CASE_REQUIRE and
  * includes engine_cases.h, tree_cases.h and path_cases.h first.
@@ -180,6 +182,179 @@ static void case_fault_semantics(CASE_CTX *ctx)
 	wc_engine_get_stats(e, &st);
 	CASE_EQ(ctx, st.deadlocks, 0, "no watchdog report");
 	wc_engine_destroy(e);
+	case_rec_free(r);
+}
+
+/* ------------------------------------------------------------ local information */
+
+/*
+ * A worm of the trees @ts from @src to the @n nodes @d, with room for its
+ * header; @tree >= 0 presets the tree (a re-injection).  Runs until idle.
+ */
+static struct wc_msg *local_send(CASE_CTX *ctx, struct wc_engine *e,
+				 const struct wc_tree_set *ts, u32 src,
+				 const u32 *d, u32 n, int tree)
+{
+	struct wc_msg *m = wc_zalloc(wc_msg_size(e));
+	u32 i, guard = 0;
+
+	CASE_REQUIRE(ctx, m, "message allocated");
+	wc_msg_init(e, m, src, 64, e);
+	for (i = 0; i < n; i++)
+		wc_msg_add_dst(e, m, d[i]);
+	m->hdr_max = wc_tree_hdr_words(m->ndsts);
+	m->hdr = wc_calloc(m->hdr_max, sizeof(u32));
+	CASE_REQUIRE(ctx, m->hdr, "header room");
+	if (tree >= 0) {
+		m->hdr_preset = true;
+		m->hdr[0] = (u32)tree;
+	}
+	wc_engine_submit(e, m);
+	while (wc_engine_busy(e) && guard++ < 1000)
+		wc_engine_run(e, 100000, ts);
+	return m;
+}
+
+/* Is @v in the subtree of @c in tree @k of @ts? */
+static bool local_below(const struct wc_tree_set *ts, u32 k, u32 v, u32 c)
+{
+	for (;;) {
+		if (v == c)
+			return true;
+		if (v == ts->tree[k].root)
+			return false;
+		v = ts->tree[k].e[v].parent;
+	}
+}
+
+/*
+ * DSTM section 7 with local information, on an 8x8 torus: for random
+ * (tree link, source, destinations), the link fails, the source sends on
+ * the fault-free choice of tree (wc_algo_tree_local); when the worm is
+ * absorbed, wc_tree_local_reinject() names the link's end on the source's
+ * side (computed here from the tree's parents), the other tree, and
+ * exactly the destinations not delivered; the re-injected worm from there
+ * on that tree reaches each of them once without being absorbed.  A
+ * failed node is not re-injected; wc_engine_fault_reinjected() moves the
+ * loss out of fault_drops.
+ */
+static void case_fault_local(CASE_CTX *ctx, u32 trials)
+{
+	struct case_tables *ct = case_dstm_tables(ctx, 8, 8, 0, 0, 4, 4);
+	struct case_rec *r = case_rec_new(ctx, 256);
+	u32 n = ct->t.nnodes, words = DIV_ROUND_UP(n, 32), i, trial;
+	u32 absorbed = 0, up = 0, bad_near = 0, bad_set = 0, bad_again = 0;
+	u32 missed[2], d[8], d2[8];
+	struct wc_engine_stats st0, st1;
+	struct wc_engine_params p;
+	struct wc_tree_set ts;
+	struct wc_engine *e;
+	struct wc_msg *m, *m2;
+	u64 rs = 77;
+
+	CASE_REQUIRE(ctx, words <= 2, "64 nodes");
+	CASE_REQUIRE(ctx, !wc_tree_set_build(&ts, &ct->t, ct->h, ct->len, NULL),
+		     "dstm tables");
+	wc_engine_params_default(&p, &ct->t);
+	e = case_engine_new(ctx, r, &ct->t, &p, &wc_algo_tree_local);
+	r->free_msgs = false;
+	for (trial = 0; trial < trials; trial++) {
+		u32 k = case_rnd(&rs) % 2, c, par, src, nd, at = 0, tree = 9;
+		u32 got = 0, cnt, nd2 = 0, want;
+
+		do {
+			c = case_rnd(&rs) % n;
+		} while (c == ts.tree[k].root);
+		par = ts.tree[k].e[c].parent;
+		src = case_rnd(&rs) % n;
+		nd = 1 + case_rnd(&rs) % 8;
+		case_fault_dests(&rs, n, src, nd, d);
+		wc_engine_fault_link(e, c, par, true, NULL);
+		r->nd = 0;
+		m = local_send(ctx, e, &ts, src, d, nd, -1);
+		if (!m->faulted) {
+			if (r->nd != nd)
+				bad_set++;
+			goto next;
+		}
+		absorbed++;
+		memset(missed, 0, sizeof(missed));
+		cnt = wc_tree_local_reinject(&ts, &ct->t, m, &at, &tree, missed);
+		want = local_below(&ts, k, src, c) ? c : par;
+		if (cnt != m->fault_lost || at != want || tree != 1 - k ||
+		    m->fault_cuts != 1)
+			bad_near++;
+		/* missed: exactly the destinations not delivered */
+		for (i = 0; i < nd; i++) {
+			bool del = !!case_find(r, m, d[i]);
+			bool mis = (missed[d[i] / 32] >> (d[i] % 32)) & 1;
+
+			got += del;
+			if (del == mis)
+				bad_set++;
+			if (mis && d[i] != at)
+				d2[nd2++] = d[i];
+		}
+		if (got + cnt != nd)
+			bad_set++;
+		if (cnt == nd && at != src)
+			up++;	/* cut on the way up */
+		r->nd = 0;
+		m2 = local_send(ctx, e, &ts, at, d2, nd2, (int)tree);
+		if (m2->faulted || r->nd != nd2)
+			bad_again++;
+		for (i = 0; i < nd2; i++)
+			if (!case_find(r, m2, d2[i]))
+				bad_again++;
+		wc_engine_get_stats(e, &st0);
+		wc_engine_fault_reinjected(e, m);
+		wc_engine_get_stats(e, &st1);
+		if (st0.fault_drops - st1.fault_drops != cnt ||
+		    st1.fault_reinjected != st0.fault_reinjected + 1 ||
+		    m->fault_lost)
+			bad_set++;
+		wc_free(m2->hdr);
+		wc_free(m2);
+next:
+		wc_engine_fault_link(e, c, par, false, NULL);
+		wc_free(m->hdr);
+		wc_free(m);
+	}
+	CASE_CHECK(ctx, absorbed >= trials / 8 && up > 0,
+		   "local: %u of %u worms absorbed at the failed tree link (%u on the way up)",
+		   absorbed, trials, up);
+	CASE_EQ(ctx, bad_near, 0,
+		"  the near end (the source's side), the other tree, as many as fault_lost");
+	CASE_EQ(ctx, bad_set, 0,
+		"  missed = the destinations not delivered; fault_drops moved to fault_reinjected");
+	CASE_EQ(ctx, bad_again, 0,
+		"  the re-injected worm reaches every missed destination once, unabsorbed");
+
+	/* a failed node is not re-injected: the loss stays counted */
+	{
+		u32 c = ts.tree[0].e[ts.tree[0].root].child[0], src, at, tree;
+
+		src = ts.tree[0].root;
+		d[0] = c;
+		wc_engine_fault_node(e, c, true, NULL);
+		r->nd = 0;
+		m = local_send(ctx, e, &ts, src, d, 1, 0);
+		memset(missed, 0, sizeof(missed));
+		CASE_CHECK(ctx, m->faulted && m->fault_port == WC_FAULT_NODE &&
+			   m->fault_at == src && m->fault_lost == 1 &&
+			   !wc_tree_local_reinject(&ts, &ct->t, m, &at, &tree,
+						   missed) &&
+			   !missed[0] && !missed[1],
+			   "a failed node: recorded as such, not re-injected");
+		wc_engine_fault_node(e, c, false, NULL);
+		wc_free(m->hdr);
+		wc_free(m);
+	}
+	wc_engine_get_stats(e, &st0);
+	CASE_EQ(ctx, st0.deadlocks, 0, "no watchdog report");
+	wc_engine_destroy(e);
+	wc_tree_set_free(&ts);
+	case_tables_free(ct);
 	case_rec_free(r);
 }
 

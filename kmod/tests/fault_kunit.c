@@ -31,6 +31,11 @@ static void fault_semantics(struct kunit *test)
 	case_fault_semantics(test);
 }
 
+static void fault_local(struct kunit *test)
+{
+	case_fault_local(test, 200);
+}
+
 /* Fewer messages than userspace's 1500: the debug kernel is slow. */
 static void fault_traffic(struct kunit *test)
 {
@@ -40,6 +45,7 @@ static void fault_traffic(struct kunit *test)
 static struct kunit_case fault_cases[] = {
 	KUNIT_CASE(fault_api),
 	KUNIT_CASE(fault_semantics),
+	KUNIT_CASE(fault_local),
 	KUNIT_CASE(fault_traffic),
 	{}
 };

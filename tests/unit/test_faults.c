@@ -24,6 +24,7 @@ int main(void)
 {
 	case_fault_api(NULL);
 	case_fault_semantics(NULL);
+	case_fault_local(NULL, 400);
 	case_fault_traffic(NULL, 1500);
 	return done_testing();
 }

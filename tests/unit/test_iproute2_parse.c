@@ -332,12 +332,14 @@ static void test_table(void)
 		/*
 		 * Parameter attributes: IFLA_WORMCAST_FLIT_BYTES to QUEUE_LEN
 		 * in step with WORMCAST_PARAM_FLIT_BYTES to QUEUE_LEN, and
-		 * IFLA_WORMCAST_MULTICAST (added after the read-only ones)
-		 * with WORMCAST_PARAM_MULTICAST.
+		 * IFLA_WORMCAST_MULTICAST and FAULT_INFO (added after the
+		 * read-only ones) with WORMCAST_PARAM_MULTICAST and
+		 * FAULT_INFO.
 		 */
 		bool multicast = wc_params[i].ifla == IFLA_WORMCAST_MULTICAST;
+		bool fault_info = wc_params[i].ifla == IFLA_WORMCAST_FAULT_INFO;
 
-		if ((!multicast &&
+		if ((!multicast && !fault_info &&
 		     (wc_params[i].ifla < IFLA_WORMCAST_FLIT_BYTES ||
 		      wc_params[i].ifla > IFLA_WORMCAST_QUEUE_LEN)) ||
 		    wc_params[i].param < 1 ||
@@ -349,6 +351,7 @@ static void test_table(void)
 		seen_param[wc_params[i].param]++;
 		/* The two enums list the parameters in the same order. */
 		if (multicast ? wc_params[i].param != WORMCAST_PARAM_MULTICAST :
+		    fault_info ? wc_params[i].param != WORMCAST_PARAM_FAULT_INFO :
 		    wc_params[i].ifla - IFLA_WORMCAST_FLIT_BYTES !=
 		    wc_params[i].param - WORMCAST_PARAM_FLIT_BYTES)
 			good = 0;
@@ -363,13 +366,14 @@ static void test_table(void)
 	for (a = IFLA_WORMCAST_FLIT_BYTES; a <= IFLA_WORMCAST_QUEUE_LEN; a++)
 		if (seen_ifla[a] != 1)
 			good = 0;
-	if (seen_ifla[IFLA_WORMCAST_MULTICAST] != 1)
+	if (seen_ifla[IFLA_WORMCAST_MULTICAST] != 1 ||
+	    seen_ifla[IFLA_WORMCAST_FAULT_INFO] != 1)
 		good = 0;
 	for (a = 1; a <= WORMCAST_PARAM_MAX; a++)
 		if (seen_param[a] != 1)
 			good = 0;
 	ok(good, "parameter table covers every IFLA/PARAM attribute once, in step, documented in the usage");
-	ok(wc_params[WORMCAST_PARAM_REPLICATION - 1].is_replication &&
+	ok(wc_params[WORMCAST_PARAM_REPLICATION - 1].is_u8 &&
 	   !strcmp(wc_repl_name(WORMCAST_REPL_ASYNC), "async") &&
 	   !strcmp(wc_repl_name(WORMCAST_REPL_LOCKSTEP), "lockstep") &&
 	   !wc_repl_name(7), "replication names");
@@ -378,7 +382,7 @@ static void test_table(void)
 		struct wc_link_args ma;
 		char merr[256];
 		uint32_t s, v;
-		int mgood = d && wc_param_is_keyword(d) && !d->is_replication;
+		int mgood = d && wc_param_is_keyword(d) && !d->is_u8;
 
 		for (s = 0; mgood && s <= WORMCAST_MCAST_MAX; s++)
 			mgood = !wc_param_value_parse(d, wc_mcast_scheme_name(s), &v) &&
@@ -395,6 +399,27 @@ static void test_table(void)
 		   "unknown multicast scheme refused: %s", merr);
 		ok(PARSE(&ma, merr, "topology", "torus", "dims", "8x8", "multicast",
 			 "2") < 0, "multicast takes a word, not a number: %s", merr);
+	}
+	{
+		const struct wc_param_desc *d = wc_param_by_name("fault-info");
+		struct wc_link_args fa;
+		char ferr[256];
+
+		ok(d && wc_param_is_keyword(d) && wc_param_is_u8(d) &&
+		   !strcmp(wc_param_value_name(d, WORMCAST_FAULT_INFO_LOCAL),
+			   "local") &&
+		   !strcmp(wc_param_value_name(d, WORMCAST_FAULT_INFO_GLOBAL),
+			   "global") && !wc_param_value_name(d, 2),
+		   "fault-info: a u8 keyword, global and local by name");
+		ok(d && PARSE(&fa, ferr, "topology", "torus", "dims", "4x4",
+			      "multicast", "dstm-1", "fault-info", "local") == 0 &&
+		   fa.set[d - wc_params] &&
+		   fa.val[d - wc_params] == WORMCAST_FAULT_INFO_LOCAL,
+		   "fault-info local accepted");
+		ok(PARSE(&fa, ferr, "topology", "torus", "dims", "4x4",
+			 "fault-info", "nearby") < 0 && strstr(ferr, "nearby") &&
+		   strstr(ferr, "global or local"),
+		   "unknown fault-info refused: %s", ferr);
 	}
 }
 

@@ -534,7 +534,7 @@ static void test_names(void)
 		CNT(DROP_RX_ERROR), CNT(DROP_ROUTE_ERROR), CNT(DROP_NOT_A_NODE),
 		CNT(RX_FILTER_FALLBACK), CNT(DROP_DEADLOCK),
 		CNT(TABLE_FALLBACK), CNT(DROP_STRAY), CNT(FAULT_DROPS),
-		CNT(PLAN_FALLBACK),
+		CNT(PLAN_FALLBACK), CNT(FAULT_REINJECTED), CNT(FAULT_REINJECT_DROPS),
 	};
 	static const struct { int v; const char *suffix; } eng[] = {
 		ENG(CYCLES), ENG(WORMS_IN_FLIGHT), ENG(FLIT_HOPS),
@@ -542,6 +542,7 @@ static void test_names(void)
 		ENG(BLOCKED_CYCLES), ENG(DEADLOCKS), ENG(HOPS_SUM),
 		ENG(ROUTE_ERRORS),
 		ENG(MEM_BYTES), ENG(FAULT_ABSORBED), ENG(FAULT_DROPS),
+		ENG(FAULT_REINJECTED),
 	};
 	size_t i;
 	int v, good;
@@ -715,6 +716,14 @@ static void test_args(void)
 	   "fabric set multicast 3 refused (%s)", err);
 	ok(PARSE(&c, "fabric", "set", "wc", "multicast", "rt", "multicast", "rt") == -1,
 	   "fabric set multicast twice refused (%s)", err);
+	ok(PARSE(&c, "fabric", "set", "wc", "fault-info", "local") == 0 &&
+	   c.set_fault_info && c.fault_info == WORMCAST_FAULT_INFO_LOCAL &&
+	   !c.set_multicast, "fabric set fault-info local");
+	ok(PARSE(&c, "fabric", "set", "wc", "fault-info", "global", "multicast", "dstm-1") == 0 &&
+	   c.set_fault_info && c.fault_info == WORMCAST_FAULT_INFO_GLOBAL &&
+	   c.set_multicast, "fabric set fault-info global multicast dstm-1");
+	ok(PARSE(&c, "fabric", "set", "wc", "fault-info", "1") == -1 &&
+	   strstr(err, "global or local"), "fabric set fault-info 1 refused (%s)", err);
 	ok(PARSE(&c, "fabric", "set", "wc", "watchdog", "0") == -1,
 	   "fabric set watchdog 0 refused (%s)", err);
 	ok(PARSE(&c, "fabric", "set", "wc", "vcs", "2") == -1 &&

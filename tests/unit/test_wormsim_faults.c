@@ -410,10 +410,10 @@ static void test_local_zero_load(u32 k)
 	tree_link(k, &a, &b, fl);
 	is_int(PARSE(&cfg, err, SEC6, "--msg-flits", "32", "--fault-link", fl,
 		     "--fault-info", "local"), 0, "--fault-info local: %s", err);
-	ok(cfg.fault_local && cfg.table_global && cfg.algo == &sim_algo_tree_local &&
+	ok(cfg.fault_local && cfg.table_global && cfg.algo == &wc_algo_tree_local &&
 	   ((const struct wormcast_trees *)cfg.table)->nfaults == 0 &&
 	   ((const struct wormcast_trees *)cfg.table_global)->nfaults == 1,
-	   "local: the sources' table has no fault, the re-injection table one");
+	   "local: the sources' table has no fault (wc_algo_tree_local), the fault list one");
 	if (!zero_load_state(&st, &cfg, &res))
 		return;
 	sim_rng_seed(&rng, 11 + k);

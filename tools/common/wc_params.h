@@ -24,9 +24,9 @@ struct wc_param_desc {
 	uint16_t ifla;		/* IFLA_WORMCAST_* */
 	uint16_t param;		/* WORMCAST_PARAM_* */
 	uint32_t min;		/* smallest value the tools accept */
-	bool is_replication;	/* u8 attribute, keyword lockstep|async; the
-				 * other keyword parameter, multicast, is a u32
-				 * (wc_param_is_keyword()) */
+	bool is_u8;		/* a u8 attribute (replication, fault-info),
+				 * else a u32; keyword parameters:
+				 * wc_param_is_keyword() */
 	const char *help;
 };
 
@@ -58,6 +58,8 @@ static const struct wc_param_desc wc_params[] = {
 	  1, false, "injection queue length, frames" },
 	{ "multicast", IFLA_WORMCAST_MULTICAST, WORMCAST_PARAM_MULTICAST,
 	  0, false, "unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms, otms or multiphase" },
+	{ "fault-info", IFLA_WORMCAST_FAULT_INFO, WORMCAST_PARAM_FAULT_INFO,
+	  0, true, "global or local" },
 };
 
 #define WC_NPARAMS (sizeof(wc_params) / sizeof(wc_params[0]))
@@ -98,20 +100,56 @@ static inline int wc_repl_parse(const char *s, uint32_t *v)
 	return -1;
 }
 
-/* Parameters given by a word rather than a number: replication, multicast. */
+/* "global", "local", or NULL for a value no tool knows. */
+static inline const char *wc_fault_info_name(uint32_t v)
+{
+	switch (v) {
+	case WORMCAST_FAULT_INFO_GLOBAL:
+		return "global";
+	case WORMCAST_FAULT_INFO_LOCAL:
+		return "local";
+	}
+	return NULL;
+}
+
+/* 0 with *v set, or -1 for an unknown word. */
+static inline int wc_fault_info_parse(const char *s, uint32_t *v)
+{
+	if (!strcmp(s, "global")) {
+		*v = WORMCAST_FAULT_INFO_GLOBAL;
+		return 0;
+	}
+	if (!strcmp(s, "local")) {
+		*v = WORMCAST_FAULT_INFO_LOCAL;
+		return 0;
+	}
+	return -1;
+}
+
+/* Parameters given by a word rather than a number: replication, multicast, fault-info. */
 static inline bool wc_param_is_keyword(const struct wc_param_desc *d)
 {
-	return d->is_replication || d->param == WORMCAST_PARAM_MULTICAST;
+	return d->param == WORMCAST_PARAM_REPLICATION ||
+	       d->param == WORMCAST_PARAM_MULTICAST ||
+	       d->param == WORMCAST_PARAM_FAULT_INFO;
+}
+
+/* Parameters carried as a u8 (the others are u32): replication, fault-info. */
+static inline bool wc_param_is_u8(const struct wc_param_desc *d)
+{
+	return d->is_u8;
 }
 
 /* The word of a keyword parameter's value, NULL for numbers and unknown values. */
 static inline const char *wc_param_value_name(const struct wc_param_desc *d,
 					      uint32_t v)
 {
-	if (d->is_replication)
+	if (d->param == WORMCAST_PARAM_REPLICATION)
 		return wc_repl_name(v);
 	if (d->param == WORMCAST_PARAM_MULTICAST)
 		return wc_mcast_scheme_name(v);
+	if (d->param == WORMCAST_PARAM_FAULT_INFO)
+		return wc_fault_info_name(v);
 	return NULL;
 }
 
@@ -119,17 +157,21 @@ static inline const char *wc_param_value_name(const struct wc_param_desc *d,
 static inline int wc_param_value_parse(const struct wc_param_desc *d,
 				       const char *s, uint32_t *v)
 {
-	if (d->is_replication)
+	if (d->param == WORMCAST_PARAM_REPLICATION)
 		return wc_repl_parse(s, v);
 	if (d->param == WORMCAST_PARAM_MULTICAST)
 		return wc_mcast_scheme_parse(s, v);
+	if (d->param == WORMCAST_PARAM_FAULT_INFO)
+		return wc_fault_info_parse(s, v);
 	return -1;
 }
 
-/* "lockstep or async", or the multicast schemes (a test checks it names them all). */
+/* "lockstep or async", "global or local", or the multicast schemes (a test checks it names them all). */
 static inline const char *wc_param_keywords(const struct wc_param_desc *d)
 {
-	return d->is_replication ? "lockstep or async" :
+	if (d->param == WORMCAST_PARAM_FAULT_INFO)
+		return "global or local";
+	return d->param == WORMCAST_PARAM_REPLICATION ? "lockstep or async" :
 	       "unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms, otms or multiphase";
 }
 

@@ -70,7 +70,7 @@ static int wc_parse_opt(struct link_util *lu, int argc, char **argv,
 	for (i = 0; i < WC_NPARAMS; i++) {
 		if (!a.set[i])
 			continue;
-		if (wc_params[i].is_replication)
+		if (wc_param_is_u8(&wc_params[i]))
 			r = addattr8(n, IP_REQ_MAXLEN, wc_params[i].ifla,
 				     (uint8_t)a.val[i]);
 		else
@@ -173,7 +173,7 @@ static void wc_print_opt(struct link_util *lu, FILE *f, struct rtattr *tb[])
 				   "nodename %s ", pattern);
 	}
 	for (i = 0; i < WC_NPARAMS; i++) {
-		if (wc_params[i].is_replication) {
+		if (wc_param_is_u8(&wc_params[i])) {
 			if (!wc_attr_u8(tb, wc_params[i].ifla, &v))
 				continue;
 		} else if (!wc_attr_u32(tb, wc_params[i].ifla, &v)) {

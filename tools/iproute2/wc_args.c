@@ -17,7 +17,7 @@ const char wc_link_usage[] =
 	"                   [ link_delay N ] [ startup N ] [ cycle_ns N ]\n"
 	"                   [ replication { lockstep | async } ]\n"
 	"                   [ watchdog N ] [ queue_len N ]\n"
-	"                   [ multicast SCHEME ]\n"
+	"                   [ multicast SCHEME ] [ fault-info { global | local } ]\n"
 	"\n"
 	"TOPOLOGY := { topology { mesh | torus } dims SIZES |\n"
 	"              topology hypercube dim N | topology star n N }\n"
@@ -49,7 +49,12 @@ const char wc_link_usage[] =
 	"                 source and group, dual-path until then),\n"
 	"                 multiphase (unicast worms, receivers send on);\n"
 	"                 all but unicast and multiphase use the tables\n"
-	"                 wormcastd installs\n";
+	"                 wormcastd installs\n"
+	"  fault-info     what sources of a two-tree scheme know of live\n"
+	"                 faults: global (the default: they avoid the faulty\n"
+	"                 links wormcastd pushes) or local (they do not; the\n"
+	"                 router before a failed link re-injects on the other\n"
+	"                 tree)\n";
 
 int wc_parse_dims(const char *s, uint32_t *dims, uint32_t *ndims)
 {

@@ -15,7 +15,8 @@ const char wormctl_usage[] =
 	"\n"
 	"COMMAND := { fabric [ show ] [ DEV ] |\n"
 	"             fabric set DEV { cycle_ns N | watchdog N |\n"
-	"                              multicast SCHEME } ... |\n"
+	"                              multicast SCHEME |\n"
+	"                              fault-info { global | local } } ... |\n"
 	"             stats DEV [ node N | total | --links ] |\n"
 	"             table [ show ] DEV |\n"
 	"             group [ show ] DEV |\n"
@@ -34,7 +35,8 @@ const char wormctl_usage[] =
 	"                cycle_ns (0 = virtual time), watchdog (cycles) and\n"
 	"                multicast (unicast, spam, dstm-1, dstm-2, rt,\n"
 	"                hamiltonian, dual-path, multipath, star-tree, ocms,\n"
-	"                otms, multiphase)\n"
+	"                otms, multiphase); fault-info global|local (what the\n"
+	"                sources of a two-tree scheme know of live faults)\n"
 	"  stats         engine statistics and counters, in total and per node;\n"
 	"                --links: busy and blocked cycles of every link\n"
 	"  table show    the routing tables installed on DEV's fabric, decoded\n"
@@ -132,7 +134,7 @@ static int parse_fabric_set(int argc, char **argv, struct wormctl_cmdline *c,
 		return -1;
 	if (argc < 2)
 		return wc_fail(err, errlen,
-			    "fabric set: nothing to set (cycle_ns N, watchdog N, multicast SCHEME)");
+			    "fabric set: nothing to set (cycle_ns N, watchdog N, multicast SCHEME, fault-info global|local)");
 	for (i = 1; i < argc; i += 2) {
 		if (!strcmp(argv[i], "cycle_ns")) {
 			set = &c->set_cycle_ns;
@@ -143,9 +145,12 @@ static int parse_fabric_set(int argc, char **argv, struct wormctl_cmdline *c,
 		} else if (!strcmp(argv[i], "multicast")) {
 			set = &c->set_multicast;
 			val = &c->multicast;
+		} else if (!strcmp(argv[i], "fault-info")) {
+			set = &c->set_fault_info;
+			val = &c->fault_info;
 		} else {
 			return wc_fail(err, errlen,
-				    "fabric set: \"%s\" is not a runtime parameter (cycle_ns, watchdog, multicast)",
+				    "fabric set: \"%s\" is not a runtime parameter (cycle_ns, watchdog, multicast, fault-info)",
 				    argv[i]);
 		}
 		if (*set)

@@ -84,7 +84,7 @@ static void decode_params(const struct nlattr *nest, struct wc_fabric_info *f)
 		type = mnl_attr_get_type(a);
 		if (type <= 0 || type >= __WORMCAST_PARAM_MAX)
 			continue;
-		/* replication is a u8, the others u32 */
+		/* replication and fault-info are u8, the others u32 */
 		if (mnl_attr_get_payload_len(a) == sizeof(uint8_t))
 			f->param[type] = mnl_attr_get_u8(a);
 		else if (!attr_u32(a, &f->param[type]))
@@ -628,6 +628,9 @@ int cmd_fabric_set(const struct wormctl_cmdline *c)
 		mnl_attr_put_u32(nlh, WORMCAST_PARAM_WATCHDOG, c->watchdog);
 	if (c->set_multicast)
 		mnl_attr_put_u32(nlh, WORMCAST_PARAM_MULTICAST, c->multicast);
+	if (c->set_fault_info)
+		mnl_attr_put_u8(nlh, WORMCAST_PARAM_FAULT_INFO,
+				(uint8_t)c->fault_info);
 	mnl_attr_nest_end(nlh, nest);
 	r = wc_nl_talk(&nl, nlh, NULL, NULL, "fabric set");
 	wc_nl_close(&nl);

@@ -21,4 +21,5 @@ const char *const wc_engine_stat_names[__WORMCAST_ENG_MAX] = {
 	[WORMCAST_ENG_MEM_BYTES] = "mem_bytes",
 	[WORMCAST_ENG_FAULT_ABSORBED] = "fault_absorbed",
 	[WORMCAST_ENG_FAULT_DROPS] = "fault_drops",
+	[WORMCAST_ENG_FAULT_REINJECTED] = "fault_reinjected",
 };

@@ -1063,8 +1063,6 @@ static int check_replication(struct sim_config *cfg, char *err, size_t len)
 		    worm > WC_MAX_BUF_FLITS ? " (the engine's most is 64)" : "");
 }
 
-static const struct wc_algo sim_algo_tree_local;
-
 /* Add the links between adjacent @a and @b (two on a ring of 2) once. */
 static int add_fault(struct sim_config *cfg, u32 a, u32 b)
 {
@@ -1191,7 +1189,7 @@ static int resolve_faults(const struct raw_args *a, struct sim_config *cfg,
 		cfg->table_global = NULL;
 		cfg->table_global_len = 0;
 	} else {
-		cfg->algo = &sim_algo_tree_local;
+		cfg->algo = &wc_algo_tree_local;
 	}
 	ret = wc_tree_set_build(&set, t, cfg->fault_local ? cfg->table_global :
 				cfg->table, cfg->fault_local ?
@@ -1557,9 +1555,10 @@ struct sim_msg {
 	u64 lat_max;			/* latency of the latest destination */
 	u32 ndsts, delivered;		/* destinations reached (once each) */
 	/* --fault-info local: the re-injected copy's original, and the
-	 * originals waiting for re-injection (at @reinject_at) */
+	 * originals waiting for re-injection (at @reinject_at, on tree
+	 * @reinject_tree: wc_tree_local_reinject()) */
 	struct sim_msg *parent, *pend_next;
-	u32 reinject_at;
+	u32 reinject_at, reinject_tree;
 	u32 *got;			/* bitmap of them, after hdr[] */
 	u8 cls;
 	bool tagged;			/* generated in the measured window */
@@ -1573,10 +1572,7 @@ struct sim_state {
 	struct sim_rng rng;
 	struct sim_msg live;		/* list head */
 	struct wc_tree_set *trees;	/* this run's own, or NULL (unicast) */
-	/* --fault-info local: the set with the faulty link, both sets as
-	 * sim_algo_tree_local's tables, and the messages to re-inject */
-	struct wc_tree_set *trees_global;
-	struct sim_local_tables { const struct wc_tree_set *nofault, *global; } local;
+	/* --fault-info local: the messages to re-inject */
 	struct sim_msg *pending;
 	struct wc_label_set *labels;	/* the same for a label scheme */
 	struct sim_planner *planner;	/* ocms, otms: plans every multicast */
@@ -1731,8 +1727,7 @@ static void cb_msg_done(void *priv, struct wc_msg *m)
 	struct sim_state *st = priv;
 	struct sim_msg *sm = m->cookie, *orig = sm->parent;
 	const struct sim_config *cfg = st->cfg;
-	u32 a, pa, b, pb, k;
-	const u32 *comp;
+	u32 missed[DIV_ROUND_UP(WC_MAX_NODES, 32)];
 
 	if (orig) {		/* the re-injected copy: its original is done */
 		msg_unlink_free(st, sm);
@@ -1741,16 +1736,17 @@ static void cb_msg_done(void *priv, struct wc_msg *m)
 	}
 	/*
 	 * --fault-info local: a branch was absorbed at the faulty link.  The
-	 * router at its near end (in the source's part of the link's tree)
-	 * has consumed the message; after this run() chunk it re-injects it
-	 * to the destinations missed, on the good tree (sim_reinject()).
+	 * router before it (the engine recorded where) has consumed the
+	 * message; after this run() chunk it re-injects it to the
+	 * destinations missed, on the other tree (sim_reinject()), as the
+	 * kernel does (kmod/relay.c): wc_tree_local_reinject() decides.
 	 */
+	memset(missed, 0, DIV_ROUND_UP(cfg->topo.nnodes, 32) * sizeof(u32));
 	if (cfg->fault_local && !st->closing && m->faulted &&
-	    sm->delivered < sm->ndsts && cfg->fault_tree[0] >= 0) {
-		k = (u32)cfg->fault_tree[0];
-		comp = st->trees_global->comp[k];
-		wc_link_ends(&cfg->topo, cfg->fault_links[0], &a, &pa, &b, &pb);
-		sm->reinject_at = comp && comp[a] != comp[m->src] ? b : a;
+	    sm->delivered < sm->ndsts &&
+	    wc_tree_local_reinject(st->trees, &cfg->topo, m, &sm->reinject_at,
+				   &sm->reinject_tree, missed)) {
+		wc_engine_fault_reinjected(st->e, m);
 		sm->pend_next = st->pending;
 		st->pending = sm;
 		st->res->reinjected++;
@@ -1830,6 +1826,11 @@ static int sim_submit(struct sim_state *st, u32 src, const u32 *dsts, u32 nd,
 		wc_msg_add_dst(st->e, sm->m, dsts[i]);
 	if (st->hdr_words)
 		sm->m->hdr_max = wc_algo_hdr_words(cfg->algo, sm->ndsts);
+	if (parent && st->hdr_words) {
+		/* a re-injection: on the tree wc_tree_local_reinject() named */
+		sm->m->hdr_preset = true;
+		sm->hdr[0] = parent->reinject_tree;
+	}
 	if (cls == SIM_MULTICAST && st->planner && sim_plan_msg(st->planner, sm->m))
 		st->res->plan_fallback++;	/* by dual-path, as the kernel */
 	if (sm->tagged) {
@@ -1904,56 +1905,6 @@ static int sim_reinject(struct sim_state *st)
 	}
 	return 0;
 }
-
-/*
- * --fault-info local: the tree algorithm on two tree sets with the same
- * trees, the fault-free one at the sources (they know nothing of the
- * fault) and the one with the faulty link for re-injected copies, so that
- * those take the good tree (tree_mcast.c picks the tree at the source).
- */
-static const struct wc_route_ctx *local_ctx(const struct wc_route_ctx *ctx,
-					    struct wc_route_ctx *c, bool global)
-{
-	const struct sim_local_tables *lt = ctx->tables;
-
-	*c = *ctx;
-	c->tables = global ? lt->global : lt->nofault;
-	return c;
-}
-
-static bool local_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
-			    u32 *words, u32 max_words, struct wc_hdr *hdr)
-{
-	const struct sim_msg *sm = m->cookie;
-	struct wc_route_ctx c;
-
-	return wc_algo_tree.next_worm(local_ctx(ctx, &c, sm && sm->parent), m,
-				      words, max_words, hdr);
-}
-
-static int local_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
-		       struct wc_route_req *req)
-{
-	struct wc_route_ctx c;
-
-	return wc_algo_tree.route(local_ctx(ctx, &c, false), hdr, req);
-}
-
-static void local_routed(const struct wc_route_ctx *ctx, u32 *words,
-			 u32 nwords, const struct wc_route_req *req)
-{
-	struct wc_route_ctx c;
-
-	wc_algo_tree.routed(local_ctx(ctx, &c, false), words, nwords, req);
-}
-
-static const struct wc_algo sim_algo_tree_local = {
-	.name = "tree-local",
-	.next_worm = local_next_worm,
-	.route = local_route,
-	.hdr_words = wc_tree_hdr_words,
-	.routed = local_routed,
-};
 
 static u32 nchannels(const struct wc_topo *t)
 {
@@ -2057,15 +2008,6 @@ static int state_init(struct sim_state *st, const struct sim_config *cfg,
 			return err;
 		st->tables = st->trees;
 	}
-	if (cfg->table_global) {
-		st->trees_global = st_tree_set(st, cfg->table_global,
-					       cfg->table_global_len, &err);
-		if (!st->trees_global)
-			return err;
-		st->local.nofault = st->trees;
-		st->local.global = st->trees_global;
-		st->tables = &st->local;
-	}
 	st->hdr_words = wc_algo_hdr_words(cfg->algo, cfg->mcast_frac > 0 ?
 					  cfg->dsts_max : 1);
 	st->msg_bytes = sizeof(struct sim_msg) + st->hdr_words * sizeof(u32) +
@@ -2100,11 +2042,6 @@ static void state_fini(struct sim_state *st)
 		st->mem -= st->trees->mem;
 		wc_tree_set_free(st->trees);
 		st_free(st, st->trees, sizeof(*st->trees));
-	}
-	if (st->trees_global) {
-		st->mem -= st->trees_global->mem;
-		wc_tree_set_free(st->trees_global);
-		st_free(st, st->trees_global, sizeof(*st->trees_global));
 	}
 	while (st->live.next != &st->live) {
 		struct sim_msg *sm = st->live.next;

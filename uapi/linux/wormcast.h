@@ -59,6 +59,17 @@ enum wormcast_replication {
 };
 
 /*
+ * What the sources of a two-tree fabric know of live faults
+ * (Documentation/faults.rst, "DSTM around faulty links").
+ */
+enum wormcast_fault_info {
+	WORMCAST_FAULT_INFO_GLOBAL,	/* sources pick the tree that avoids the
+					 * faulty links the daemon pushed */
+	WORMCAST_FAULT_INFO_LOCAL,	/* sources know nothing; the router before
+					 * a faulty link re-injects on the other tree */
+};
+
+/*
  * IFLA_INFO_DATA of kind "wormcast".  On RTM_NEWLINK only the attributes
  * marked "in" are accepted; the others are reported by the kernel.
  */
@@ -87,6 +98,7 @@ enum {
 	IFLA_WORMCAST_COORDS,		/* out: binary, u32 per coordinate */
 	IFLA_WORMCAST_FABRIC_IFINDEX,	/* out: u32, fabric device (node devices) */
 	IFLA_WORMCAST_MULTICAST,	/* in: u32, enum wormcast_mcast_scheme */
+	IFLA_WORMCAST_FAULT_INFO,	/* in: u8, enum wormcast_fault_info */
 	__IFLA_WORMCAST_MAX,
 };
 #define IFLA_WORMCAST_MAX (__IFLA_WORMCAST_MAX - 1)
@@ -208,6 +220,8 @@ enum wormcast_param {
 	WORMCAST_PARAM_QUEUE_LEN,	/* u32 */
 	WORMCAST_PARAM_MULTICAST,	/* u32, enum wormcast_mcast_scheme, settable
 					 * with FABRIC_SET */
+	WORMCAST_PARAM_FAULT_INFO,	/* u8, enum wormcast_fault_info, settable
+					 * with FABRIC_SET */
 	__WORMCAST_PARAM_MAX,
 };
 #define WORMCAST_PARAM_MAX (__WORMCAST_PARAM_MAX - 1)
@@ -267,6 +281,10 @@ enum wormcast_counter {
 	WORMCAST_CNT_PLAN_FALLBACK,	/* ocms/otms multicast sent by dual-path: no
 					 * plan installed for (source, group) or
 					 * its members differ from the frame's */
+	WORMCAST_CNT_FAULT_REINJECTED,	/* fault-info local: worms re-injected by the
+					 * router before a fault (not a drop) */
+	WORMCAST_CNT_FAULT_REINJECT_DROPS, /* fault-info local: destinations a
+					 * re-injected worm did not reach either */
 	__WORMCAST_CNT_MAX,
 };
 #define WORMCAST_CNT_MAX (__WORMCAST_CNT_MAX - 1)
@@ -345,6 +363,7 @@ enum wormcast_engine_stat {
 	WORMCAST_ENG_FAULT_DROPS,	/* destinations not reached because of a live
 					 * fault (the nodes' fault_drops summed,
 					 * unless messages were flushed) */
+	WORMCAST_ENG_FAULT_REINJECTED,	/* fault-info local: worms re-injected */
 	__WORMCAST_ENG_MAX,
 };
 #define WORMCAST_ENG_MAX (__WORMCAST_ENG_MAX - 1)
