@@ -10,6 +10,16 @@
 # fault_drops and nothing absorbed.  The link is repaired: another
 # generation without it, 20 more datagrams, the same checks.  "wormctl
 # monitor" saw both fault events.
+#
+# Then local information (faults.rst, "Local information"): the fabric is
+# made again with fault-info local (read back from ip -d and wormctl, set
+# to global and back with wormctl fabric set); wormcastd commits the
+# fault-free table and is stopped, so that nothing recomputes; the same
+# kind of link fails; 20 datagrams reach every member exactly once and no
+# non-member, the sources' worms absorbed at the link being re-injected by
+# the router before it on the other tree: fault_reinjected > 0,
+# fault_drops and fault_reinject_drops unchanged, the table still without
+# faulty links.
 . "$(dirname "$0")/lib.sh"
 
 WORMCASTD=${WC_BUILD:-$WC_ROOT/build}/wormcastd
@@ -62,8 +72,9 @@ fi
 gen0=$(tbl .gen)
 
 # A link of tree 0 whose removal separates the source from a member in
-# tree 0 (node ids x + 4y, torus ports 0 +x, 1 -x, 2 +y, 3 -y).
-link=$(wormctl -j table show -v wc | python3 -c '
+# tree 0 (node ids x + 4y, torus ports 0 +x, 1 -x, 2 +y, 3 -y): "A B PA".
+tree0_link() {
+	wormctl -j table show -v wc | python3 -c '
 import json, sys
 src, members = int(sys.argv[1]), [int(m) for m in sys.argv[2].split()]
 t = json.load(sys.stdin)[0]
@@ -86,7 +97,9 @@ for c in range(16):
     if any(s != side[0] for s in side[1:]):
         print(c, parent[c], pp[c])
         break
-' $SRC "$MEMBERS")
+' $SRC "$MEMBERS"
+}
+link=$(tree0_link)
 set -- $link
 A=$1 B=$2 PA=$3
 if [ -n "$A" ] && [ -n "$B" ]; then
@@ -157,5 +170,72 @@ is "fabric drop counters all zero" "$(wc_drops wc)" 0
 check "fabric deleted with its table installed" wc_del wc
 _fabrics=""
 bg_stop
+
+# ---------------------------------------------------------------- local
+if wc_add wc topology torus dims 4x4 multicast dstm-1 fault-info local; then
+	for id in $SRC $MEMBERS $OTHERS; do
+		node_in_ns "wcn$id" "n$id" "$id" || not_ok "node $id in its namespace"
+	done
+	ok "4x4 torus, dstm-1, fault-info local, nodes in namespaces"
+else
+	not_ok "4x4 torus, dstm-1, fault-info local"
+	done_testing
+	exit
+fi
+is "ip -d link show: fault-info local" "$(wc_field wc '.["fault-info"]')" '"local"'
+# finfo: fault-info as wormctl fabric show -j reads it
+finfo() {
+	wormctl -j fabric show wc | jq -r '.[0].params["fault-info"]'
+}
+is "wormctl fabric show: fault-info local" "$(finfo)" local
+check "wormctl fabric set wc fault-info global" wormctl fabric set wc fault-info global
+is "  read back: global" "$(finfo)" global
+check "wormctl fabric set wc fault-info local" wormctl fabric set wc fault-info local
+is "  read back: local" "$(finfo)" local
+
+bg "$WORMCASTD"
+if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme // \"none\"')\" = dstm-1 ]"; then
+	ok "wormcastd committed the dstm-1 table ($(tbl '{gen, nfaults}'))"
+else
+	not_ok "wormcastd committed the dstm-1 table" "$(tail -n 5 "$WC_TMP/bg.log")"
+fi
+bg_stop		# nothing recomputes from here on
+link=$(tree0_link)
+set -- $link
+A=$1 B=$2
+if [ -n "$A" ] && [ -n "$B" ]; then
+	ok "tree 0 link $A-$B separates node $SRC from a member in tree 0"
+else
+	not_ok "a tree link separating the source from a member" "$(wormctl table show -v wc)"
+	done_testing
+	exit
+fi
+fd0=$(wc_stat wc fault_drops) fr0=$(wc_stat wc fault_reinjected)
+frd0=$(wc_stat wc fault_reinject_drops)
+check "link $A-$B fails, wormcastd stopped" wormctl fault add wc link "$A" "$B"
+mc_recv_start 4
+wait_for 30 mc_all_ready 4 || not_ok "local: receivers joined"
+check "local: send $N datagrams to 239.1.2.3" \
+	nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+	--ifname "wcn$SRC" --count $N --tag local --size 300
+wait_for 30 mc_members_have 4 $N
+mc_check_got 4 "local, link $A-$B failed" local $N
+mc_recv_stop
+is "local: the table still carries no faulty link" "$(tbl .nfaults)" 0
+reinj=$(($(wc_stat wc fault_reinjected) - fr0))
+if [ "$reinj" -gt 0 ]; then
+	ok "local: $reinj worms re-injected by the router before the link (fault_reinjected)"
+else
+	not_ok "local: worms re-injected (fault_reinjected > 0)" "$(wormctl stats wc)"
+fi
+is "local: engine fault_reinjected as the nodes'" \
+	"$(wormctl -j stats wc | jq '.[0].engine.fault_reinjected')" \
+	"$(wc_stat wc fault_reinjected)"
+is "local: no fault_drops" $(($(wc_stat wc fault_drops) - fd0)) 0
+is "local: no fault_reinject_drops" $(($(wc_stat wc fault_reinject_drops) - frd0)) 0
+is "local: fabric drop counters all zero" "$(wc_drops wc)" 0
+check "local: link $A-$B repaired" wormctl fault del wc link "$A" "$B"
+check "local: fabric deleted" wc_del wc
+_fabrics=""
 
 done_testing
