@@ -51,6 +51,7 @@ bad "cons 0" topology mesh dims 4 cons 0
 bad "router_delay -1" topology mesh dims 4 router_delay -1
 bad "link_delay 1e3" topology mesh dims 4 link_delay 1e3
 bad "replication sideways" topology mesh dims 4 replication sideways
+bad "fault-info nearby" topology torus dims 4x4 fault-info nearby
 bad "watchdog 0" topology mesh dims 4 watchdog 0
 bad "queue_len 0" topology mesh dims 4 queue_len 0
 bad "queue_len huge" topology mesh dims 4 queue_len 99999999999
@@ -84,7 +85,7 @@ fi
 for c in "topo=0 dims=4" "topo=9 dims=4" "topo=1 dims=4,0" "topo=1 dims=2,2,2,2" \
 	"topo=4 dims=8" "topo=3 dims=0" "topo=1 dims=4 vcs=0" "topo=1 dims=4 flit=0" \
 	"topo=1 dims=4 name=x" "topo=1 dims=4 name=%s%d" "topo=1 dims=4 queue=0" \
-	"topo=1 dims=4 repl=7" "topo=1" "dims=4" \
+	"topo=1 dims=4 repl=7" "topo=2 dims=4,4 fault_info=2" "topo=1" "dims=4" \
 	"topo=1 dims=4 raw=99:01000000" "topo=1 dims=4 raw=0:01000000" \
 	"topo=1 dims=4 raw=32780:00010000" "topo=1 dims=4 trailing=0500" \
 	"topo=1 dims=4 raw=4:0100"; do

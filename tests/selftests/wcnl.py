@@ -358,7 +358,7 @@ def wc_info_data(**kw):
                                    for d in val))
         elif key == 'node_name':
             out += nla_str(t, val)
-        elif key == 'replication':
+        elif key in ('replication', 'fault_info'):
             out += nla_u8(t, val)
         else:
             out += nla_u32(t, val)
