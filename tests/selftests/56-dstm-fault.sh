@@ -19,7 +19,12 @@
 # non-member, the sources' worms absorbed at the link being re-injected by
 # the router before it on the other tree: fault_reinjected > 0,
 # fault_drops and fault_reinject_drops unchanged, the table still without
-# faulty links.
+# faulty links.  Both trees cut: a tree-1 link between the near end and a
+# member behind the tree-0 link fails too (below the source in tree 1 if
+# there is one, so that worms on tree 1 still deliver); 20 more
+# datagrams: each member gets each at most once, and the copies received + fault_reinject_drops
+# = 20 x members exactly, with fault_reinject_drops > 0 and no
+# fault_drops (every worm is absorbed once, and re-injected).
 . "$(dirname "$0")/lib.sh"
 
 WORMCASTD=${WC_BUILD:-$WC_ROOT/build}/wormcastd
@@ -234,6 +239,92 @@ is "local: engine fault_reinjected as the nodes'" \
 is "local: no fault_drops" $(($(wc_stat wc fault_drops) - fd0)) 0
 is "local: no fault_reinject_drops" $(($(wc_stat wc fault_reinject_drops) - frd0)) 0
 is "local: fabric drop counters all zero" "$(wc_drops wc)" 0
+
+# A tree-1 link that separates the near end of A-B (A is the child in
+# tree 0) from a member behind A-B: "C D down|any".
+tree1_link() {
+	wormctl -j table show -v wc | python3 -c '
+import json, sys
+src, members, a, b = int(sys.argv[1]), [int(m) for m in sys.argv[2].split()], int(sys.argv[3]), int(sys.argv[4])
+t = json.load(sys.stdin)[0]
+def nbr(v, p):
+    x, y = v % 4, v // 4
+    dx, dy = [(1, 0), (-1, 0), (0, 1), (0, -1)][p]
+    return (x + dx) % 4 + 4 * ((y + dy) % 4)
+par = [[None if p is None else nbr(v, p) for v, p in enumerate(pp)]
+       for pp in t["parent_port"]]
+def below(k, v, c):
+    while v is not None:
+        if v == c:
+            return True
+        v = par[k][v]
+    return False
+near = a if below(0, src, a) else b
+behind = [m for m in members if below(0, m, a) != below(0, src, a)]
+# A worm goes up to the common ancestor, then down: cut on the way up it
+# loses all, so prefer a link below both the near end and the source
+# ("down"), with a member behind A-B under it and a member not under it
+# (then the worms on tree 1 still deliver); else any that cuts one off.
+best = None
+for c in range(16):
+    if par[1][c] is None:
+        continue
+    under = [m for m in members if below(1, m, c)]
+    if not below(1, near, c) and not below(1, src, c) and \
+       set(under) & set(behind) and len(under) < len(members):
+        best = (c, "down")
+        break
+    if best is None and any(below(1, near, c) != below(1, m, c) for m in behind):
+        best = (c, "any")
+if best:
+    print(best[0], par[1][best[0]], best[1])
+' $SRC "$MEMBERS" "$A" "$B"
+}
+set -- $(tree1_link)
+C=${1:-} D=${2:-} HOW=${3:-}
+if [ -n "$C" ] && check "both trees cut: tree-1 link $C-$D fails too" \
+	wormctl fault add wc link "$C" "$D"; then
+	fd0=$(wc_stat wc fault_drops) frd0=$(wc_stat wc fault_reinject_drops)
+	mc_recv_start 4
+	wait_for 30 mc_all_ready 4 || not_ok "both cut: receivers joined"
+	check "both cut: send $N datagrams to 239.1.2.3" \
+		nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+		--ifname "wcn$SRC" --count $N --tag both --size 300
+	nm=$(echo $MEMBERS | wc -w)
+	# got_both: copies the members read; both_done: all read or counted
+	got_both() {
+		for m in $MEMBERS; do
+			cat "$WC_TMP/got4.$m" 2>/dev/null
+		done | grep -c .
+	}
+	both_done() {
+		[ $(($(got_both) + $(wc_stat wc fault_reinject_drops) - frd0)) -ge $((N * nm)) ]
+	}
+	wait_for 30 both_done
+	mc_recv_stop
+	dup=0
+	for m in $MEMBERS; do
+		dup=$((dup + $(sort "$WC_TMP/got4.$m" 2>/dev/null | uniq -d | grep -c .)))
+	done
+	is "both cut: no member got a datagram twice" $dup 0
+	is "both cut: non-member node $OTHERS received nothing" \
+		"$(grep -c . "$WC_TMP/got4.$OTHERS" 2>/dev/null)" 0
+	frd=$(($(wc_stat wc fault_reinject_drops) - frd0))
+	got=$(got_both)
+	is "both cut: copies read ($got) + fault_reinject_drops ($frd) = $N x $nm" \
+		$((got + frd)) $((N * nm))
+	if [ "$frd" -gt 0 ] && { [ "$got" -gt 0 ] || [ "$HOW" != down ]; }; then
+		ok "both cut: re-injected worms lost again, counted ($frd fault_reinject_drops); $got copies delivered (link $HOW)"
+	else
+		not_ok "both cut: fault_reinject_drops > 0 and, the link being below the source, copies delivered" \
+			"$(wormctl stats wc)"
+	fi
+	is "both cut: no fault_drops" $(($(wc_stat wc fault_drops) - fd0)) 0
+	check "both cut: link $C-$D repaired" wormctl fault del wc link "$C" "$D"
+else
+	not_ok "a tree-1 link between the near end of $A-$B and a member behind it" \
+		"$(wormctl table show -v wc)"
+fi
 check "local: link $A-$B repaired" wormctl fault del wc link "$A" "$B"
 check "local: fabric deleted" wc_del wc
 _fabrics=""
