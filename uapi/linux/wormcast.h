@@ -361,8 +361,9 @@ enum wormcast_engine_stat {
 					 * glue state, node net devices excluded */
 	WORMCAST_ENG_FAULT_ABSORBED,	/* worm branches absorbed at a live fault */
 	WORMCAST_ENG_FAULT_DROPS,	/* destinations not reached because of a live
-					 * fault (the nodes' fault_drops summed,
-					 * unless messages were flushed) */
+					 * fault (the nodes' fault_drops and
+					 * fault_reinject_drops summed, unless
+					 * messages were flushed) */
 	WORMCAST_ENG_FAULT_REINJECTED,	/* fault-info local: worms re-injected */
 	__WORMCAST_ENG_MAX,
 };
