@@ -24,7 +24,7 @@ const char wc_link_usage[] =
 	"SIZES    := X | XxY | XxYxZ            (e.g. 8, 8x8, 4x4x4)\n"
 	"SCHEME   := { unicast | spam | dstm-1 | dstm-2 | rt | hamiltonian |\n"
 	"              dual-path | multipath | star-tree | ocms | otms |\n"
-	"              multiphase }\n"
+	"              multiphase | dcf | edn }\n"
 	"PATTERN  := interface name of node devices with one %d for the node\n"
 	"            id (default: NAMEn%d, NAME cut to 14 characters)\n"
 	"\n"
@@ -47,7 +47,9 @@ const char wc_link_usage[] =
 	"                 labeling), star-tree (tree worms along it), ocms,\n"
 	"                 otms (optimal path worms planned by wormcastd per\n"
 	"                 source and group, dual-path until then),\n"
-	"                 multiphase (unicast worms, receivers send on);\n"
+	"                 multiphase (unicast worms, receivers send on),\n"
+	"                 dcf, edn (broadcast by the schedule wormcastd\n"
+	"                 installs, receivers send on; multicast as unicast);\n"
 	"                 all but unicast and multiphase use the tables\n"
 	"                 wormcastd installs\n";
 

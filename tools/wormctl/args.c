@@ -34,7 +34,7 @@ const char wormctl_usage[] =
 	"                cycle_ns (0 = virtual time), watchdog (cycles) and\n"
 	"                multicast (unicast, spam, dstm-1, dstm-2, rt,\n"
 	"                hamiltonian, dual-path, multipath, star-tree, ocms,\n"
-	"                otms, multiphase)\n"
+	"                otms, multiphase, dcf, edn)\n"
 	"  stats         engine statistics and counters, in total and per node;\n"
 	"                --links: busy and blocked cycles of every link\n"
 	"  table show    the routing tables installed on DEV's fabric, decoded\n"

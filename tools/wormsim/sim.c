@@ -742,8 +742,13 @@ static int resolve_algo(const struct raw_args *a, struct sim_config *cfg,
 	cfg->mcast_scheme = WORMCAST_MCAST_UNICAST;
 	if (a->multicast && wc_mcast_scheme_parse(a->multicast, &cfg->mcast_scheme))
 		return errf(err, len, 1,
-			    "--multicast: expected unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms, otms or multiphase, got '%s'",
+			    "--multicast: expected unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms, otms, multiphase, dcf or edn, got '%s'",
 			    a->multicast);
+	if (cfg->mcast_scheme == WORMCAST_MCAST_DCF ||
+	    cfg->mcast_scheme == WORMCAST_MCAST_EDN)
+		return errf(err, len, 1,
+			    "--multicast %s: the kernel scheme's broadcast is --bcast %s (multicast under it goes as --multicast unicast)",
+			    a->multicast, a->multicast);
 	if (cfg->mcast_scheme == WORMCAST_MCAST_MULTIPHASE && !cfg->mcast0)
 		return errf(err, len, 1,
 			    "--multicast multiphase: receivers send on only under --mcast0 (load runs send every unicast from the source: --multicast unicast)");
