@@ -13,7 +13,9 @@
 #  - once wormcastd committed the dcf schedule, then after "wormctl fabric
 #    set wc multicast edn" the edn one: relayed, the source and the
 #    receivers sending on;
-# and then a 4x4 torus under dcf from node 6.  Each time: every receiver
+# and then a 4x4 torus under dcf from node 6, also with link 6-7 failed
+# (deliveries + fault_drops = N x 15 exactly, a lost relay counting its
+# subtree) and repaired.  Each time but under the fault: every receiver
 # socket gets each datagram exactly once, every node but the source
 # counts exactly N more rx_frames, the worms injected per node and
 # datagram are those of the committed schedule moved to the source
@@ -209,6 +211,42 @@ else
 	not_ok "wormcastd committed the 4x4 dcf schedule"
 fi
 bc_round "dcf 4x4" d4 yes
+
+# ---- a lost relay counts its whole subtree: link 6-7 fails, on the route
+# of the source's first unicast (to offset (2,1), ties going +x): the
+# nodes missed are counted at the source under fault_drops, exactly.
+# NODE:FAULT_DROPS:RX_FRAMES of every node
+fd_rx() {
+	wormctl -j stats wc | jq -r '.[0].per_node[] |
+		"\(.node):\(.counters.fault_drops):\(.counters.rx_frames)"'
+}
+
+# fd_done: deliveries + fault_drops since f0 reach N x (nodes - 1)
+fd_done() {
+	fd_rx >"$WC_TMP/f1"
+	[ "$(paste -d: "$WC_TMP/f0" "$WC_TMP/f1" |
+		awk -F: '{ s += $5 - $2 + $6 - $3 } END { print s }')" -ge $((N * (NN - 1))) ]
+}
+
+check "link 6-7 fails" wormctl fault add wc link 6 7
+fd_rx >"$WC_TMP/f0"
+check "dcf 4x4, link 6-7 down: send $N broadcast datagrams from node 6" \
+	nsx "n$SRC" python3 "$UDP" send --dst 10.0.255.255 --port $PORT \
+	--count $N --tag f4 --size 200
+wait_for 30 fd_done
+sleep 1
+fd_rx >"$WC_TMP/f1"
+_sums=$(paste -d: "$WC_TMP/f0" "$WC_TMP/f1" |
+	awk -F: '{ f += $5 - $2; r += $6 - $3 } END { print f, r }')
+_fd=${_sums% *} _rx=${_sums#* }
+is "link 6-7 down: deliveries $_rx + fault_drops $_fd = $N x $((NN - 1))" \
+	$((_fd + _rx)) $((N * (NN - 1)))
+is "link 6-7 down: fault_drops only at the source ($_fd, more than one node per datagram)" \
+	"$(paste -d: "$WC_TMP/f0" "$WC_TMP/f1" |
+		awk -F: -v src=$SRC '$1 != src && $5 != $2 { print $1 }' | tr '\n' ' ')$([ "$_fd" -gt $N ] && echo more)" more
+is "link 6-7 down: no other drop counter moved" "$(wc_drops wc)" 0
+check "link 6-7 repaired" wormctl fault del wc link 6 7
+bc_round "dcf 4x4, repaired" r4 yes
 stop_pids $_rcv_pids
 
 done_testing
