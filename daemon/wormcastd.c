@@ -64,6 +64,7 @@
 #include "trees_table.h"
 #include "sptree.h"
 #include "labels_table.h"
+#include "bcast_table.h"
 #include "plans_table.h"
 #include "plans.h"
 #include "mcast_kind.h"
@@ -594,7 +595,7 @@ static int table_bytes_cb(struct nlmsghdr *nlh, void *arg)
 	if (nla_get_u32(tb[WORMCAST_A_TABLE_OFFSET]) != 0 ||
 	    nla_len(tb[WORMCAST_A_TABLE_DATA]) < (int)sizeof(scheme))
 		return NL_OK;
-	/* struct wormcast_trees and struct wormcast_labels start with it */
+	/* struct wormcast_trees, _labels and _bcast start with it */
 	memcpy(&scheme, nla_data(tb[WORMCAST_A_TABLE_DATA]), sizeof(scheme));
 	v->table_scheme = scheme;
 	v->table_scheme_known = true;
@@ -683,6 +684,8 @@ static int op_compute(void *ctx, const struct wcd_fabric_view *v,
 	}
 	if (err)
 		return err;
+	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_BCAST)
+		return wc_bcast_table_build(&t, scheme, table, len, &sc->why);
 	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS) {
 		err = wc_labels_table_build(&t, scheme, table, len);
 		if (err)

@@ -369,6 +369,19 @@ static void wc_use_plan(struct wc_fabric *f, u32 src, struct wc_msg *m,
 }
 
 /*
+ * dcf/edn: a broadcast to every other node is relayed along the committed
+ * schedule (wc_bcast_scheme() and a run table imply it is the bcast
+ * table); other frames, and a broadcast some node does not take (its
+ * device down), go as unicast worms on the p/l/h channels.
+ */
+static bool wc_bcast_relayed(struct wc_fabric *f, const u8 *mac,
+			     const struct wc_msg *m)
+{
+	return wc_bcast_scheme(f->run_scheme) && f->run_table &&
+	       is_broadcast_ether_addr(mac) && m->ndsts == f->nnodes - 1;
+}
+
+/*
  * Hand @skb, just taken from @node's queue, to the engine, or drop it
  * under a named counter.
  */
@@ -404,9 +417,11 @@ static void wc_submit(struct wc_fabric *f, struct wc_node *node,
 			kfree_skb(skb);
 		return;
 	}
-	if (f->run_scheme == WORMCAST_MCAST_MULTIPHASE && m->ndsts > 1) {
+	if ((f->run_scheme == WORMCAST_MCAST_MULTIPHASE && m->ndsts > 1) ||
+	    wc_bcast_relayed(f, mac, m)) {
 		/* the source's own sends; receivers send on (relay.c) */
-		if (wc_relay_start(f, m)) {
+		if (wc_relay_start(f, m, wc_bcast_scheme(f->run_scheme) ?
+				   f->run_table : NULL)) {
 			wc_count_napi(f, node->id, WORMCAST_CNT_DROP_NOMEM,
 				      m->ndsts);
 			kfree(m);

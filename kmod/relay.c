@@ -1,44 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Scheme multiphase: receivers send on (Documentation/multicast.rst,
- * "Multi-phase unicast").  The split is the engine's (kmod/engine/relay.h);
- * this is the glue: a datagram's chain in a small refcounted context, one
- * unicast message per send, each tagged with its target's chain position
- * and the range handed to it.  At the target's delivery (the deliver
- * callback) its own sends are queued on the fabric; the poll submits them
- * right after wc_engine_run() returns, which the callback makes happen at
- * the end of that cycle (wc_engine_yield()).  Everything runs in the NAPI
+ * Receivers send on: scheme multiphase (Documentation/multicast.rst,
+ * "Multi-phase unicast") and the broadcasts of schemes dcf and edn
+ * (Documentation/dcf.rst, "The broadcast in the kernel").  Who sends to
+ * whom is the engine's: the halving of a chain (kmod/engine/relay.h) or a
+ * broadcast schedule (kmod/engine/bcast.h).  This is the glue: a
+ * datagram's chain, or its schedule's table, in a small refcounted
+ * context, one unicast message per send, each tagged with its target (a
+ * chain position and the range handed to it, or a schedule offset).  At
+ * the target's delivery (the deliver callback) its own sends are queued
+ * on the fabric, in order; the poll submits them right after
+ * wc_engine_run() returns, which the callback makes happen at the end of
+ * that cycle (wc_engine_yield()).  Everything runs in the NAPI
  * poll under the engine lock, or at teardown under it.
  *
  * Accounting: a message that does not reach its target loses the whole
- * range handed to it; all of it is counted under the named counter of the
- * datagram's source (fault_drops, the flush's reason, drop_route_error,
- * drop_nomem), so that sent x members = delivered + counted drops.
+ * range handed to it (under a schedule, the target's subtree); all of it
+ * is counted under the named counter of the datagram's source
+ * (fault_drops, the flush's reason, drop_route_error, drop_nomem), so
+ * that sent x members = delivered + counted drops.
  *
  * The same mechanism re-injects under fault-info local (DSTM section 7,
  * Documentation/faults.rst): a tree worm absorbed at a failed link is
  * sent again, at its msg_done, from the router before that link to the
  * destinations it missed, on the other tree (wc_relay_reinject()).  Such
- * a message carries a context without a chain; what it does not reach is
- * counted under fault_reinject_drops (or the flush's reason).
+ * a message carries a context without a chain or schedule; what it does
+ * not reach is counted under fault_reinject_drops (or the flush's reason).
  */
 #include "wormcast.h"
 #include "relay.h"
 #include "tree_mcast.h"
 
-/* One datagram's chain, shared by its messages (engine lock). */
+/* One datagram's chain or schedule, shared by its messages (engine lock). */
 struct wc_relay_ctx {
 	refcount_t ref;			/* one per message, queued or submitted */
 	u32 origin;			/* the datagram's source node */
+	struct wc_table *sched;		/* a bcast table (a reference), or NULL */
 	u32 n;				/* chain length: source and members */
-	u32 chain[];			/* nodes, by label (or id) */
+	u32 chain[];			/* nodes, by label (or id); none if @sched */
 };
 
 /* After every message of the fabric (f->msg_size): NULL ctx if no relay. */
 struct wc_relay_tag {
 	struct wc_relay_ctx *ctx;
 	struct wc_msg *next;		/* f->relayq */
-	u32 target, lo, hi;		/* chain positions: [lo, hi) holds target */
+	/* chain positions, [lo, hi) holding target; or target's offset */
+	u32 target, lo, hi;
 	bool delivered;			/* the target consumed the worm */
 	bool counted;			/* its loss is counted already */
 	bool reinject;			/* a re-injection: [0, hi) destinations */
@@ -66,15 +73,41 @@ struct wc_msg *wc_relay_msg_alloc(struct wc_fabric *f, u32 src, u32 bytes,
 
 static void wc_relay_put(struct wc_relay_ctx *ctx)
 {
-	if (refcount_dec_and_test(&ctx->ref))
+	if (refcount_dec_and_test(&ctx->ref)) {
+		wc_table_put(ctx->sched);
 		kfree(ctx);
+	}
 }
 
-/* Members [@lo, @hi) lost under @why, counted at the datagram's source. */
-static void wc_relay_lost(struct wc_fabric *f, struct wc_relay_ctx *ctx,
-			  u32 lo, u32 hi, int why)
+/* The node of @target (a chain position, or a schedule offset). */
+static u32 wc_relay_node(const struct wc_relay_ctx *ctx, u32 target)
 {
-	wc_count_add(&f->nodes[ctx->origin].napi_cnt, why, hi - lo);
+	if (ctx->sched)
+		return wc_bcast_node(&ctx->sched->u.bcast, ctx->origin, target);
+	return ctx->chain[target];
+}
+
+/* Members that @tag's message informs, itself and those it hands on to. */
+static u32 wc_relay_span(const struct wc_relay_ctx *ctx,
+			 const struct wc_relay_tag *tag)
+{
+	if (ctx->sched)
+		return ctx->sched->u.bcast.subtree[tag->target];
+	return tag->hi - tag->lo;
+}
+
+/* @n members lost under @why, counted at the datagram's source. */
+static void wc_relay_count(struct wc_fabric *f, struct wc_relay_ctx *ctx,
+			   u32 n, int why)
+{
+	wc_count_add(&f->nodes[ctx->origin].napi_cnt, why, n);
+}
+
+/* @tag's members lost under @why. */
+static void wc_relay_lost(struct wc_fabric *f, struct wc_relay_ctx *ctx,
+			  const struct wc_relay_tag *tag, int why)
+{
+	wc_relay_count(f, ctx, wc_relay_span(ctx, tag), why);
 }
 
 static void wc_relay_enqueue(struct wc_fabric *f, struct wc_msg *m)
@@ -87,60 +120,92 @@ static void wc_relay_enqueue(struct wc_fabric *f, struct wc_msg *m)
 	f->relayq_tail = m;
 }
 
+/* Queue a unicast of @skb (a reference) from node @from to @want's target. */
+static void wc_relay_send(struct wc_fabric *f, struct wc_relay_ctx *ctx,
+			  struct sk_buff *skb, u32 bytes, u32 from,
+			  const struct wc_relay_tag *want)
+{
+	struct wc_relay_tag *tag;
+	struct wc_msg *m;
+
+	m = wc_relay_msg_alloc(f, from, bytes, skb);
+	if (!m) {
+		wc_relay_lost(f, ctx, want, WORMCAST_CNT_DROP_NOMEM);
+		return;
+	}
+	wc_msg_add_dst(f->engine, m, wc_relay_node(ctx, want->target));
+	tag = wc_tag(f, m);
+	tag->ctx = ctx;
+	tag->target = want->target;
+	tag->lo = want->lo;
+	tag->hi = want->hi;
+	refcount_inc(&ctx->ref);
+	skb_get(skb);
+	wc_relay_enqueue(f, m);
+}
+
 /*
- * Queue the sends of the holder at chain position @h of [@lo, @hi), from
- * node chain[@h], each a unicast message of @skb (one reference each).
+ * Queue the sends of the holder @h, in order: under a schedule, those of
+ * offset @h; else those of chain position @h of [@lo, @hi).
  */
 static void wc_relay_sends(struct wc_fabric *f, struct wc_relay_ctx *ctx,
 			   struct sk_buff *skb, u32 bytes, u32 h, u32 lo,
 			   u32 hi)
 {
+	struct wc_relay_tag want = { };
 	struct wc_relay_send s;
+	u32 i;
 
-	while (wc_relay_next(h, &lo, &hi, &s)) {
-		struct wc_msg *m;
-		struct wc_relay_tag *tag;
+	if (ctx->sched) {
+		const struct wc_bcast_set *bs = &ctx->sched->u.bcast;
 
-		m = wc_relay_msg_alloc(f, ctx->chain[h], bytes, skb);
-		if (!m) {
-			wc_relay_lost(f, ctx, s.lo, s.hi,
-				      WORMCAST_CNT_DROP_NOMEM);
-			continue;
+		for (i = bs->start[h]; i < bs->start[h + 1]; i++) {
+			want.target = bs->to[i];
+			wc_relay_send(f, ctx, skb, bytes,
+				      wc_relay_node(ctx, h), &want);
 		}
-		wc_msg_add_dst(f->engine, m, ctx->chain[s.target]);
-		tag = wc_tag(f, m);
-		tag->ctx = ctx;
-		tag->target = s.target;
-		tag->lo = s.lo;
-		tag->hi = s.hi;
-		refcount_inc(&ctx->ref);
-		skb_get(skb);
-		wc_relay_enqueue(f, m);
+		return;
+	}
+	while (wc_relay_next(h, &lo, &hi, &s)) {
+		want.target = s.target;
+		want.lo = s.lo;
+		want.hi = s.hi;
+		wc_relay_send(f, ctx, skb, bytes, ctx->chain[h], &want);
 	}
 }
 
 /*
- * Multiphase, a frame to @m->ndsts >= 2 members from @m->src: queue the
+ * A frame to @m->ndsts >= 2 members from @m->src, relayed along the
+ * schedule of bcast table @sched (which the caller holds; @m a broadcast
+ * to every other node), or else along its chain (multiphase): queue the
  * source's own sends instead of @m, which is freed (its reference to the
  * skb passes to the sends).  In the poll, rcu_read_lock() held (the labels
- * table).  Returns 0, or -ENOMEM (nothing queued, @m and the skb untouched).
+ * table).  Returns 0, or -ENOMEM (nothing queued, @m and the skb
+ * untouched).
  */
-int wc_relay_start(struct wc_fabric *f, struct wc_msg *m)
+int wc_relay_start(struct wc_fabric *f, struct wc_msg *m,
+		   struct wc_table *sched)
 {
 	struct wc_table *t = wc_tables_peek_rcu(&f->tables,
 						WORMCAST_TABLE_LABELS);
 	const u32 *label = t ? t->u.labels.label : NULL;
 	struct wc_relay_ctx *ctx;
 	struct sk_buff *skb = m->cookie;
-	u32 h;
+	u32 h = 0;
 
-	ctx = kmalloc(struct_size(ctx, chain, m->ndsts + 1),
+	ctx = kmalloc(struct_size(ctx, chain, sched ? 0 : m->ndsts + 1),
 		      GFP_ATOMIC | __GFP_NOWARN);
 	if (!ctx)
 		return -ENOMEM;
+	if (sched && !wc_table_tryget(sched)) {
+		kfree(ctx);
+		return -ENOMEM;
+	}
 	refcount_set(&ctx->ref, 1);	/* the source's, dropped below */
 	ctx->origin = m->src;
-	ctx->n = wc_relay_chain(m, f->nnodes, label, ctx->chain, &h);
+	ctx->sched = sched;
+	ctx->n = sched ? 0 : wc_relay_chain(m, f->nnodes, label, ctx->chain,
+					    &h);
 	wc_relay_sends(f, ctx, skb, m->bytes, h, 0, ctx->n);
 	wc_relay_put(ctx);
 	kfree(m);
@@ -159,7 +224,7 @@ void wc_relay_delivered(struct wc_fabric *f, struct wc_msg *m)
 	if (!tag->ctx || tag->reinject)
 		return;
 	tag->delivered = true;
-	if (tag->hi - tag->lo < 2)
+	if (wc_relay_span(tag->ctx, tag) < 2)
 		return;
 	wc_relay_sends(f, tag->ctx, m->cookie, m->bytes, tag->target,
 		       tag->lo, tag->hi);
@@ -182,8 +247,7 @@ bool wc_relay_route_error(struct wc_fabric *f, struct wc_msg *m)
 	if (!tag->ctx)
 		return false;
 	if (!tag->delivered && !tag->counted && !tag->reinject)
-		wc_relay_lost(f, tag->ctx, tag->lo, tag->hi,
-			      WORMCAST_CNT_DROP_ROUTE_ERROR);
+		wc_relay_lost(f, tag->ctx, tag, WORMCAST_CNT_DROP_ROUTE_ERROR);
 	tag->counted = true;
 	return true;
 }
@@ -204,12 +268,12 @@ bool wc_relay_done(struct wc_fabric *f, struct wc_msg *m, int reason)
 		u32 got = min(m->ndelivered, m->ndsts);
 
 		if (got < m->ndsts)
-			wc_relay_lost(f, tag->ctx, got, m->ndsts,
-				      reason ? reason : m->faulted ?
-				      WORMCAST_CNT_FAULT_REINJECT_DROPS :
-				      WORMCAST_CNT_DROP_ROUTE_ERROR);
+			wc_relay_count(f, tag->ctx, m->ndsts - got,
+				       reason ? reason : m->faulted ?
+				       WORMCAST_CNT_FAULT_REINJECT_DROPS :
+				       WORMCAST_CNT_DROP_ROUTE_ERROR);
 	} else if (!tag->delivered && !tag->counted) {
-		wc_relay_lost(f, tag->ctx, tag->lo, tag->hi,
+		wc_relay_lost(f, tag->ctx, tag,
 			      reason ? reason : m->faulted ?
 			      WORMCAST_CNT_FAULT_DROPS :
 			      WORMCAST_CNT_DROP_ROUTE_ERROR);
@@ -267,6 +331,7 @@ bool wc_relay_reinject(struct wc_fabric *f, struct wc_msg *m,
 	hdr[0] = tree;
 	refcount_set(&ctx->ref, 1);
 	ctx->origin = m->src;
+	ctx->sched = NULL;
 	ctx->n = 0;
 	tag = wc_tag(f, r);
 	tag->ctx = ctx;
@@ -311,7 +376,7 @@ void wc_relay_purge(struct wc_fabric *f, int reason)
 		struct wc_relay_tag *tag = wc_tag(f, m);
 
 		f->relayq = tag->next;
-		wc_relay_lost(f, tag->ctx, tag->lo, tag->hi, reason);
+		wc_relay_lost(f, tag->ctx, tag, reason);
 		wc_relay_put(tag->ctx);
 		kfree_skb(m->cookie);
 		kfree(m->hdr);

@@ -120,6 +120,36 @@ static size_t wc_plans_mem(const struct wc_table *t)
 	return t->u.plans.mem;
 }
 
+static int wc_bcast_build(struct wc_table *t, struct wc_tables *ts,
+			  const char **why)
+{
+	struct wc_bcast_set *s = &t->u.bcast;
+	int err;
+
+	err = wc_bcast_set_build(s, ts->topo, t->bytes, t->size, why);
+	if (err)
+		return err;
+	err = wc_mcast_check(s->scheme, ts->topo, ts->params, why);
+	if (err)
+		wc_bcast_set_free(s);
+	return err;
+}
+
+static void wc_bcast_destroy(struct wc_table *t)
+{
+	wc_bcast_set_free(&t->u.bcast);
+}
+
+static size_t wc_bcast_mem(const struct wc_table *t)
+{
+	return t->u.bcast.mem;
+}
+
+static u32 wc_bcast_table_scheme(const struct wc_table *t)
+{
+	return t->u.bcast.scheme;
+}
+
 const struct wc_table_ops wc_table_ops[WORMCAST_TABLE_MAX + 1] = {
 	[WORMCAST_TABLE_TREES] = {
 		.build = wc_trees_build,
@@ -139,6 +169,13 @@ const struct wc_table_ops wc_table_ops[WORMCAST_TABLE_MAX + 1] = {
 		.build = wc_plans_build,
 		.destroy = wc_plans_destroy,
 		.mem = wc_plans_mem,
+	},
+	[WORMCAST_TABLE_BCAST] = {	/* broadcasts relayed by schedule */
+		.build = wc_bcast_build,
+		.destroy = wc_bcast_destroy,
+		.mem = wc_bcast_mem,
+		.scheme = wc_bcast_table_scheme,
+		.algo = &wc_algo_plh,
 	},
 };
 
@@ -160,6 +197,8 @@ int wc_mcast_check(u32 scheme, const struct wc_topo *topo,
 	*why = NULL;
 	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS)
 		err = wc_label_scheme_check(scheme, topo, params, why);
+	else if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_BCAST)
+		err = wc_plh_check(topo, params, why);
 	else
 		err = wc_tree_scheme_check(scheme, topo, params, why);
 	if (err) {

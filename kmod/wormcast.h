@@ -49,6 +49,8 @@
 #include "tree_mcast.h"
 #include "path_mcast.h"
 #include "plans.h"
+#include "bcast.h"
+#include "plh.h"
 #include "mcast_kind.h"
 #include "dstset.h"
 
@@ -115,6 +117,7 @@ struct wc_table {
 		struct wc_tree_set trees;	/* WORMCAST_TABLE_TREES */
 		struct wc_label_set labels;	/* WORMCAST_TABLE_LABELS */
 		struct wc_plan_set plans;	/* WORMCAST_TABLE_PLANS */
+		struct wc_bcast_set bcast;	/* WORMCAST_TABLE_BCAST */
 	} u;
 };
 
@@ -323,10 +326,11 @@ void wc_fabric_stop(struct wc_fabric *f);
 netdev_tx_t wc_fabric_xmit(struct wc_node *node, struct sk_buff *skb);
 void wc_node_purge(struct wc_node *node);
 
-/* relay.c: scheme multiphase, receivers send on */
+/* relay.c: receivers send on (multiphase; dcf and edn broadcasts) */
 struct wc_msg *wc_relay_msg_alloc(struct wc_fabric *f, u32 src, u32 bytes,
 				  void *cookie);
-int wc_relay_start(struct wc_fabric *f, struct wc_msg *m);
+int wc_relay_start(struct wc_fabric *f, struct wc_msg *m,
+		   struct wc_table *sched);
 void wc_relay_delivered(struct wc_fabric *f, struct wc_msg *m);
 u32 wc_relay_origin(const struct wc_fabric *f, const struct wc_msg *m);
 bool wc_relay_route_error(struct wc_fabric *f, struct wc_msg *m);

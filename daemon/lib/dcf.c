@@ -89,8 +89,7 @@ const char *dcf_vc_name(u32 vc, u32 port)
 
 bool dcf_side_ok(u32 side)
 {
-	return side >= DCF_MIN_SIDE && side <= DCF_MAX_SIDE &&
-	       !(side & (side - 1));
+	return wc_plh_side_ok(side);
 }
 
 static int fail(const char **why, const char *msg)
@@ -148,37 +147,35 @@ u32 dcf_block_hops(const struct dcf_block *b)
 	return h;
 }
 
-/* Hops along one dimension; see the virtual channel rule in dcf.h. */
-static u32 route_dim(u32 side, u32 x, u32 y, u32 to, u32 dim,
-		     struct dcf_hop *hops)
+/* The neighbour of @a behind @port (plh.h's numbering) on the torus. */
+static u32 torus_step(u32 side, u32 a, u32 port)
 {
-	u32 diff = (to + side - (dim ? y : x)) % side;
-	u32 c = dim ? y : x, n, i, wrap_hop;
-	bool plus = diff <= side / 2, wraps;
+	u32 x = a % side, y = a / side, d = port & 1 ? side - 1 : 1;
 
-	if (!diff)
-		return 0;
-	n = plus ? diff : side - diff;
-	/* Index of the hop over the wraparound link, if any. */
-	wrap_hop = plus ? side - 1 - c : c;
-	wraps = wrap_hop < n;
-	for (i = 0; i < n; i++) {
-		u32 cx = dim ? x : c, cy = dim ? c : y;
-
-		hops[i].node = cx + side * cy;
-		hops[i].port = (u8)(2 * dim + (plus ? 0 : 1));
-		hops[i].vc = wraps && i <= wrap_hop ? DCF_VC_P : DCF_VC_LH;
-		c = plus ? (c + 1) % side : (c + side - 1) % side;
-	}
-	return n;
+	if (port < 2)
+		x = (x + d) % side;
+	else
+		y = (y + d) % side;
+	return x + side * y;
 }
 
+/*
+ * The route hop by hop, each hop as the engine's p/l/h routing takes it
+ * from the router it leaves (wc_plh_hop(), plh.h): one rule for the
+ * schedules, wormsim and the kernel.
+ */
 u32 dcf_route(u32 side, u32 a, u32 b, struct dcf_hop *hops)
 {
-	u32 ax = a % side, ay = a / side, bx = b % side, by = b / side, n;
+	u32 n = 0, port, cls;
 
-	n = route_dim(side, ax, ay, bx, 0, hops);
-	return n + route_dim(side, bx, ay, by, 1, hops + n);
+	while (wc_plh_hop(side, a, b, &port, &cls)) {
+		hops[n].node = a;
+		hops[n].port = (u8)port;
+		hops[n].vc = (u8)cls;
+		n++;
+		a = torus_step(side, a, port);
+	}
+	return n;
 }
 
 /* Phases of a scheme: which block, with which unit size. */

@@ -33,9 +33,10 @@
 #define WC_DCF_H
 
 #include "topology.h"
+#include "plh.h"
 
-#define DCF_MIN_SIDE	4
-#define DCF_MAX_SIDE	64	/* 64 x 64 = 4096 nodes <= WC_MAX_NODES */
+#define DCF_MIN_SIDE	WC_PLH_MIN_SIDE
+#define DCF_MAX_SIDE	WC_PLH_MAX_SIDE	/* 64 x 64 = 4096 nodes <= WC_MAX_NODES */
 #define DCF_NPORTS	4
 #define DCF_NO_UNICAST	U32_MAX
 
@@ -47,8 +48,8 @@ enum dcf_scheme {
 
 /* Virtual channel class of one hop. */
 enum dcf_vc {
-	DCF_VC_LH = 0,	/* l on a - link, h on a + link */
-	DCF_VC_P = 1,	/* before (and on) the wraparound link */
+	DCF_VC_LH = WC_PLH_LH,	/* l on a - link, h on a + link */
+	DCF_VC_P = WC_PLH_P,	/* before (and on) the wraparound link */
 };
 
 /*

@@ -31,6 +31,8 @@ static const char *const wc_mcast_scheme_names[] = {
 	[WORMCAST_MCAST_OCMS] = "ocms",
 	[WORMCAST_MCAST_OTMS] = "otms",
 	[WORMCAST_MCAST_MULTIPHASE] = "multiphase",
+	[WORMCAST_MCAST_DCF] = "dcf",
+	[WORMCAST_MCAST_EDN] = "edn",
 };
 
 _Static_assert(sizeof(wc_mcast_scheme_names) / sizeof(wc_mcast_scheme_names[0]) ==

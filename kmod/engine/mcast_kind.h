@@ -11,7 +11,7 @@
 
 #include "compat.h"
 
-/* WORMCAST_TABLE_TREES or _LABELS; 0 for a built-in scheme or unknown. */
+/* WORMCAST_TABLE_TREES, _LABELS or _BCAST; 0 for a built-in scheme or unknown. */
 static inline u32 wc_mcast_table_kind(u32 scheme)
 {
 	switch (scheme) {
@@ -27,6 +27,9 @@ static inline u32 wc_mcast_table_kind(u32 scheme)
 	case WORMCAST_MCAST_OCMS:
 	case WORMCAST_MCAST_OTMS:
 		return WORMCAST_TABLE_LABELS;
+	case WORMCAST_MCAST_DCF:
+	case WORMCAST_MCAST_EDN:
+		return WORMCAST_TABLE_BCAST;
 	}
 	return 0;
 }

@@ -247,3 +247,24 @@ for i, w in enumerate(FAULTS):
     hdr = bytes([frng.choice([0, 1, 16, 255]), len(nums)]) + nums
     with open(os.path.join(d, "fault-%02d" % i), "wb") as f:
         f.write(words(*w, prefix=hdr))
+
+# ---------------------------------------------------------------- bcast
+# fuzz_bcast: topology byte (0: torus 4x4, 1: torus 8x8, 2: mesh 4x4, 3:
+# torus 8x4), mode byte (bit 0: raw); structured: scheme byte, then per
+# node a sender byte and a step byte, a corruption byte (255: none) and
+# the source byte.  Its own generator, so the seeds above stay as they were.
+brng = random.Random(13)
+seeds = []
+for topo in (0, 1, 2, 3):
+    for scheme in (0, 1, 2):
+        n = 16 if topo in (0, 2) else 64 if topo == 1 else 32
+        seeds.append(bytes([topo, 0, scheme] +
+                           [brng.randrange(256) for _ in range(2 * (n - 1))] +
+                           [255, brng.randrange(n)]))
+# raw: the four doublings of the 4x4 torus under dcf (scheme 12)
+sends = [(1, 0, 8), (2, 0, 2), (2, 8, 10), (3, 0, 1), (3, 2, 3), (3, 8, 9),
+         (3, 10, 11), (4, 0, 4), (4, 1, 5), (4, 2, 6), (4, 3, 7), (4, 8, 12),
+         (4, 9, 13), (4, 10, 14), (4, 11, 15)]
+body = struct.pack("=4I", 12, 16, 15, 0) + b"".join(struct.pack("=3I", *s) for s in sends)
+seeds.append(bytes([0, 1]) + struct.pack("=H", len(body)) + body + bytes([5]))
+write("bcast", seeds)

@@ -16,6 +16,11 @@ standard library only; the netlink plumbing is in wcnl.py.
                             (47-labels.sh): every kind of bad labeling
                             refused with its extack text and no change,
                             the snake committed and read back
+  tables.py bcast           BCAST tables on a 4x4 torus running dcf
+                            (58-broadcast.sh): every kind of bad
+                            schedule refused with its extack text and no
+                            change, dcf refused on a mesh, a good one
+                            committed and read back
   tables.py plans           PLANS tables on a 4x4 mesh running ocms
                             (51-plans.sh): refused before a labels table,
                             every kind of bad plan refused with its
@@ -55,6 +60,7 @@ MC = U.prefixed('WORMCAST_MCAST_')
 TREES = U.WORMCAST_TABLE_TREES
 LABELS = U.WORMCAST_TABLE_LABELS
 PLANS = U.WORMCAST_TABLE_PLANS
+BCAST = U.WORMCAST_TABLE_BCAST
 NO_PORT = 0xff
 CHUNK_MAX = 65024               # WORMCAST_TABLE_CHUNK_MAX
 MAX_BYTES = 4 << 20             # WORMCAST_TABLE_MAX_BYTES
@@ -621,6 +627,84 @@ def plans_checks():
     dellink(rt)
 
 
+# Four doublings from (0, 0) of the 4x4 torus: (step, from, to), offsets
+# x + 4 y (the KUnit suite's good schedule).
+DOUBLINGS = [(1, 0, 8), (2, 0, 2), (2, 8, 10), (3, 0, 1), (3, 2, 3), (3, 8, 9),
+             (3, 10, 11), (4, 0, 4), (4, 1, 5), (4, 2, 6), (4, 3, 7),
+             (4, 8, 12), (4, 9, 13), (4, 10, 14), (4, 11, 15)]
+
+
+def bcast_blob(scheme, sends, nnodes=16, nsends=None, reserved=0):
+    """struct wormcast_bcast and its sends."""
+    n = len(sends) if nsends is None else nsends
+    return struct.pack('=4I', scheme, nnodes, n, reserved) + \
+        b''.join(struct.pack('=3I', *x) for x in sends)
+
+
+def bcast_checks():
+    """BCAST tables on a 4x4 torus running dcf."""
+    rt = wcnl.NlSock(wcnl.NETLINK_ROUTE)
+    dellink(rt)
+    ack = newlink(rt, topology=U.WORMCAST_TOPO_MESH, dims=DIMS,
+                  multicast=MC['dcf'])
+    ok(ack.err == -errno.EINVAL and 'torus' in (ack.extack or ''),
+       'multicast dcf refused on a 4x4 mesh (%s)' % ack.extack, ack.strerror())
+    dellink(rt)
+    ack = newlink(rt, topology=U.WORMCAST_TOPO_TORUS, dims=DIMS,
+                  multicast=MC['dcf'])
+    ok(not ack.err, 'a 4x4 torus with multicast dcf', ack.strerror())
+    if ack.err:
+        return
+    fam = Family()
+    dcf = MC['dcf']
+    good = bcast_blob(dcf, DOUBLINGS)
+    gen = fam.gen()
+
+    def with_send(i, x):
+        return bcast_blob(dcf, DOUBLINGS[:i] + [x] + DOUBLINGS[i + 1:])
+
+    bad = [
+        ('a header cut short', good[:8], 'shorter than its header'),
+        ('scheme multiphase', bcast_blob(MC['multiphase'], DOUBLINGS),
+         'scheme must be dcf or edn'),
+        ('nnodes of another fabric', bcast_blob(dcf, DOUBLINGS, nnodes=17),
+         "nnodes is not the fabric's"),
+        ('reserved not zero', bcast_blob(dcf, DOUBLINGS, reserved=1), 'reserved'),
+        ('a unicast missing', bcast_blob(dcf, DOUBLINGS[:-1]), 'nnodes - 1 unicasts'),
+        ('a word too many', good + bytes(4), 'size is not its header'),
+        ('step 0', with_send(14, (0, 11, 15)), 'step is not in'),
+        ('step 65', with_send(14, (65, 11, 15)), 'step is not in'),
+        ('a receiver out of range', with_send(14, (4, 11, 16)), 'offset is not a node'),
+        ('a sender out of range', with_send(14, (4, 16, 15)), 'offset is not a node'),
+        ('back to the source', with_send(14, (4, 11, 0)), 'back to the source'),
+        ('a node received twice', with_send(14, (4, 11, 14)), 'twice'),
+        ('a sender sending in the step it receives', with_send(4, (2, 2, 3)),
+         'before it received'),
+        ("a sender's unicasts out of step order",
+         bcast_blob(dcf, [DOUBLINGS[1], DOUBLINGS[0]] + DOUBLINGS[2:]),
+         'not in step order'),
+    ]
+    for name, blob, text in bad:
+        ack, g = fam.push(blob, gen, kind=BCAST)
+        ok(ack.err == -errno.EINVAL and text in (ack.extack or '') and fam.gen() == gen,
+           'refused, generation unchanged: %s (%s)' % (name, ack.extack),
+           ack.strerror(), 'expected "%s"' % text)
+    ack, _ = fam.table_info(BCAST)
+    ok(ack.err == -errno.ENOENT, 'no BCAST table after the refusals', ack.strerror())
+    ack, g = fam.push(good, gen, kind=BCAST)
+    ok(not ack.err and g == gen + 1, 'a good schedule committed as generation %d' % (gen + 1),
+       ack.strerror())
+    ack, info = fam.table_info(BCAST)
+    ok(not ack.err and info == {'kind': BCAST, 'gen': gen + 1, 'size': 16 + 12 * 15},
+       'TABLE_GET: kind bcast, its generation, 196 bytes', info)
+    ack, data, _ = fam.table_bytes(BCAST)
+    ok(data == good, 'read back byte for byte')
+    ack, g = fam.push(with_send(14, (4, 11, 14)), gen + 1, kind=BCAST)
+    _, data2, _ = fam.table_bytes(BCAST)
+    ok(ack.err and data2 == data, 'a bad schedule after a good one changes nothing')
+    dellink(rt)
+
+
 def repush(fabric, count, kind=TREES):
     """Commit the fabric's own table of @kind again @count times (each
     against the generation just made); print the generations, exit 1 on a
@@ -642,12 +726,15 @@ if __name__ == '__main__':
         unpriv(sys.argv[2])
     elif len(sys.argv) in (4, 5) and sys.argv[1] == 'repush':
         repush(sys.argv[2], int(sys.argv[3]),
-               {'trees': TREES, 'labels': LABELS, 'plans': PLANS}[
+               {'trees': TREES, 'labels': LABELS, 'plans': PLANS,
+                'bcast': BCAST}[
                    sys.argv[4] if len(sys.argv) == 5 else 'trees'])
     elif len(sys.argv) == 2 and sys.argv[1] == 'labels':
         labels_checks()
     elif len(sys.argv) == 2 and sys.argv[1] == 'plans':
         plans_checks()
+    elif len(sys.argv) == 2 and sys.argv[1] == 'bcast':
+        bcast_checks()
     else:
         main()
     sys.exit(1 if failed else 0)

@@ -12,6 +12,7 @@
 
 #include "tap.h"
 #include "labels_table.h"
+#include "bcast_table.h"
 #include "../../daemon/push.c"
 #include "../../daemon/config.c"
 
@@ -42,7 +43,8 @@ static int f_new(void *ctx, uint32_t kind, uint32_t size, uint32_t gen, uint32_t
 	struct fake *f = ctx;
 
 	f->news++;
-	if ((kind != WORMCAST_TABLE_TREES && kind != WORMCAST_TABLE_LABELS) ||
+	if ((kind != WORMCAST_TABLE_TREES && kind != WORMCAST_TABLE_LABELS &&
+	     kind != WORMCAST_TABLE_BCAST) ||
 	    !size || size > WORMCAST_TABLE_MAX_BYTES)
 		return -EINVAL;
 	free(f->buf);			/* replaces an open transaction */
@@ -173,6 +175,8 @@ static int f_compute(void *ctx, const struct wcd_fabric_view *v, uint32_t scheme
 		return -EINVAL;
 	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS)
 		return wc_labels_table_build(&t, scheme, table, len);
+	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_BCAST)
+		return wc_bcast_table_build(&t, scheme, table, len, &why);
 	return wc_trees_table(scheme, &t, NULL, table, len, &why);
 }
 
@@ -335,15 +339,18 @@ static void test_sync(void)
 		f_view(&f, &v);
 		err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
 		bool labels = wc_mcast_table_kind(s) == WORMCAST_TABLE_LABELS;
+		bool bcast = wc_mcast_table_kind(s) == WORMCAST_TABLE_BCAST;
 
 		ok(!err && res.action == WCD_PUSH && res.attempts == 1 && f.table &&
 		   f.table_kind == wc_mcast_table_kind(s) &&
 		   (labels ? f.table_len == wc_labels_table_size(64) :
+		    bcast ? f.table_len == wc_bcast_table_size(64) :
 			     !wc_trees_table_parse(f.table, f.table_len, NULL, NULL)) &&
 		   *(uint32_t *)f.table == s && res.gen == f.gen &&
 		   res.bytes == f.table_len,
 		   "%s: computed and committed as a %s table (%zu bytes, generation %u)",
-		   wc_mcast_scheme_name(s), labels ? "LABELS" : "TREES", res.bytes, res.gen);
+		   wc_mcast_scheme_name(s), labels ? "LABELS" : bcast ? "BCAST" : "TREES",
+		   res.bytes, res.gen);
 		f_view(&f, &v);
 		err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
 		ok(!err && res.action == WCD_UP_TO_DATE && f.reads == 1 && f.news == 1,

@@ -1206,6 +1206,56 @@ static void test_labels_decode(void)
 	is_int(wc_table_decode(9, buf, len, &v, e, sizeof(e)), 1, "kind 9: not decoded");
 }
 
+/* A bcast table (three unicasts on 2x2 offsets), and the refusals. */
+static void test_bcast_decode(void)
+{
+	const size_t hdr = sizeof(struct wormcast_bcast);
+	struct wc_table_info ti = { WORMCAST_TABLE_BCAST, 7, 0 };
+	struct wormcast_bcast b = { .scheme = WORMCAST_MCAST_DCF, .nnodes = 4, .nsends = 3 };
+	static const struct wormcast_bcast_send sends[3] = {
+		{ 1, 0, 1 }, { 2, 0, 2 }, { 2, 1, 3 },
+	};
+	uint32_t buf[16];	/* aligned as the kernel's bytes are */
+	struct wc_table_view v;
+	size_t len = hdr + sizeof(sends);
+	char e[192];
+	char *s;
+
+	memcpy(buf, &b, hdr);
+	memcpy((uint8_t *)buf + hdr, sends, sizeof(sends));
+	ti.size = (uint32_t)len;
+	ok(wc_table_decode(WORMCAST_TABLE_BCAST, buf, len, &v, e, sizeof(e)) == 0 &&
+	   v.kind == WORMCAST_TABLE_BCAST && v.scheme == WORMCAST_MCAST_DCF &&
+	   v.nnodes == 4 && v.nsends == 3 && v.sends[2].from == 1, "bcast table decoded");
+	s = render_table(false, &ti, &v, false);
+	ok(!strcmp(s, "bcast gen 7 size 52 scheme dcf nnodes 4 nsends 3\n"),
+	   "bcast table show text (%s)", s);
+	free(s);
+	s = render_table(false, &ti, &v, true);
+	ok(!strcmp(s, "bcast gen 7 size 52 scheme dcf nnodes 4 nsends 3\n"
+		      "    step 1: (0,0)->(1,0)\n"
+		      "    step 2: (0,0)->(0,1) (1,0)->(1,1)\n"),
+	   "bcast table show -v text: the unicasts by step, offsets as (x,y) (%s)", s);
+	free(s);
+	s = render_table(true, &ti, &v, true);
+	ok(json_valid(s) &&
+	   !strcmp(s, "[{\"kind\":\"bcast\",\"gen\":7,\"size\":52,\"scheme\":\"dcf\","
+		      "\"nnodes\":4,\"nsends\":3,\"sends\":[{\"step\":1,\"from\":0,\"to\":1},"
+		      "{\"step\":2,\"from\":0,\"to\":2},{\"step\":2,\"from\":1,\"to\":3}]}]\n"),
+	   "bcast table show -v JSON: exact fields (%s)", s);
+	free(s);
+	ok(wc_table_decode(WORMCAST_TABLE_BCAST, buf, hdr - 1, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "header"), "bcast: shorter than the header refused (%s)", e);
+	ok(wc_table_decode(WORMCAST_TABLE_BCAST, buf, len - 1, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "truncated: 51 bytes, 52 for 3 unicasts"),
+	   "bcast: a byte missing refused (%s)", e);
+	ok(wc_table_decode(WORMCAST_TABLE_BCAST, buf, len + 4, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "trailing"), "bcast: trailing bytes refused (%s)", e);
+	buf[2] = 0xffffffffu;
+	ok(wc_table_decode(WORMCAST_TABLE_BCAST, buf, len, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "truncated"), "bcast: nsends 2^32-1 refused without overflow (%s)", e);
+}
+
 static void test_table_bytes(void)
 {
 	struct wc_table_info ti = { WORMCAST_TABLE_TREES, 5, 10 };
@@ -1304,6 +1354,7 @@ int main(void)
 	test_fault_args();
 	test_table_decode();
 	test_labels_decode();
+	test_bcast_decode();
 	test_table_bytes();
 	test_fabric_tables();
 	return done_testing();

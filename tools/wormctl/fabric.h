@@ -187,6 +187,9 @@ struct wc_table_view {
 	uint32_t nplans;
 	const uint8_t *plans;
 	size_t plans_len;
+	/* WORMCAST_TABLE_BCAST: nsends struct wormcast_bcast_send */
+	uint32_t nsends;
+	const struct wormcast_bcast_send *sends;
 };
 
 /*
@@ -210,7 +213,7 @@ int wc_labels_decode(const void *buf, size_t len, struct wc_table_view *v,
 int wc_table_decode(uint32_t kind, const void *buf, size_t len,
 		    struct wc_table_view *v, char *err, size_t errlen);
 
-/* "trees", "labels", or NULL for a kind wormctl does not know. */
+/* "trees", "labels", "plans", "bcast", or NULL for a kind wormctl does not know. */
 const char *wc_table_kind_name(uint32_t kind);
 
 /*

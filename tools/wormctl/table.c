@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wormctl table show: the bytes of an installed table put back together
- * from a TABLE_GET dump, struct wormcast_trees or wormcast_labels decoded,
- * and its display as
+ * from a TABLE_GET dump, struct wormcast_trees, wormcast_labels,
+ * wormcast_plans or wormcast_bcast decoded, and its display as
  * text or JSON.  No netlink here (fabric.c talks to the kernel), so that
  * the unit test can feed hand-built tables and pieces.
  */
@@ -170,6 +170,34 @@ static int wc_plans_decode(const void *buf, size_t len, struct wc_table_view *v,
 	return 0;
 }
 
+/* struct wormcast_bcast (@buf 4-byte aligned): the header, nsends sends. */
+static int wc_bcast_decode(const void *buf, size_t len, struct wc_table_view *v,
+			   char *err, size_t errlen)
+{
+	const size_t hdr = sizeof(struct wormcast_bcast);
+	struct wormcast_bcast b;
+	uint64_t want;
+
+	memset(v, 0, sizeof(*v));
+	if (len < hdr)
+		return wc_fail(err, errlen,
+			       "bcast table truncated: %zu bytes, the header alone is %zu",
+			       len, hdr);
+	memcpy(&b, buf, hdr);
+	want = hdr + (uint64_t)b.nsends * sizeof(struct wormcast_bcast_send);
+	if (len != want)
+		return wc_fail(err, errlen,
+			       "bcast table %s: %zu bytes, %" PRIu64 " for %u unicasts",
+			       len < want ? "truncated" : "has trailing bytes",
+			       len, want, b.nsends);
+	v->kind = WORMCAST_TABLE_BCAST;
+	v->scheme = b.scheme;
+	v->nnodes = b.nnodes;
+	v->nsends = b.nsends;
+	v->sends = (const void *)((const uint8_t *)buf + hdr);
+	return 0;
+}
+
 int wc_table_decode(uint32_t kind, const void *buf, size_t len,
 		    struct wc_table_view *v, char *err, size_t errlen)
 {
@@ -180,6 +208,8 @@ int wc_table_decode(uint32_t kind, const void *buf, size_t len,
 		return wc_labels_decode(buf, len, v, err, errlen);
 	case WORMCAST_TABLE_PLANS:
 		return wc_plans_decode(buf, len, v, err, errlen);
+	case WORMCAST_TABLE_BCAST:
+		return wc_bcast_decode(buf, len, v, err, errlen);
 	}
 	return 1;
 }
@@ -193,6 +223,8 @@ const char *wc_table_kind_name(uint32_t kind)
 		return "labels";
 	case WORMCAST_TABLE_PLANS:
 		return "plans";
+	case WORMCAST_TABLE_BCAST:
+		return "bcast";
 	}
 	return NULL;
 }
@@ -276,6 +308,43 @@ static void show_plans(struct out *o, const struct wc_table_view *v)
 	}
 	if (o->json)
 		json_close_array(o);
+}
+
+/*
+ * The schedule's unicasts in the table's order, offsets from the source
+ * as (x,y) on the n x n torus.  JSON "sends": [{step, from, to}] (offsets
+ * as node ids).
+ */
+static void show_bcast(struct out *o, const struct wc_table_view *v)
+{
+	uint32_t i, n = 1, last = 0;
+
+	while (n * n < v->nnodes)
+		n++;
+	if (o->json)
+		json_open_array(o, "sends");
+	for (i = 0; i < v->nsends; i++) {
+		struct wormcast_bcast_send s;
+
+		memcpy(&s, &v->sends[i], sizeof(s));
+		if (o->json) {
+			json_open_object(o, NULL);
+			json_u64(o, "step", s.step);
+			json_u64(o, "from", s.from);
+			json_u64(o, "to", s.to);
+			json_close_object(o);
+			continue;
+		}
+		if (!i || s.step != last)
+			fprintf(o->fp, "%s    step %u:", i ? "\n" : "", s.step);
+		last = s.step;
+		fprintf(o->fp, " (%u,%u)->(%u,%u)", s.from % n, s.from / n,
+			s.to % n, s.to / n);
+	}
+	if (o->json)
+		json_close_array(o);
+	else if (v->nsends)
+		fputc('\n', o->fp);
 }
 
 static void show_parent_ports(struct out *o, const struct wc_table_view *v)
@@ -377,6 +446,9 @@ void show_table(struct out *o, const struct wc_table_info *t,
 	} else if (v && v->kind == WORMCAST_TABLE_PLANS) {
 		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
 		out_u64(o, "nplans", " nplans %" PRIu64, v->nplans);
+	} else if (v && v->kind == WORMCAST_TABLE_BCAST) {
+		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
+		out_u64(o, "nsends", " nsends %" PRIu64, v->nsends);
 	} else if (v) {
 		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
 	}
@@ -387,6 +459,8 @@ void show_table(struct out *o, const struct wc_table_info *t,
 		show_parent_ports(o, v);
 	else if (v && verbose && v->kind == WORMCAST_TABLE_PLANS)
 		show_plans(o, v);
+	else if (v && verbose && v->kind == WORMCAST_TABLE_BCAST)
+		show_bcast(o, v);
 	else if (v && verbose)
 		show_labels(o, v);
 	if (o->json)

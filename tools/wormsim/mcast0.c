@@ -16,6 +16,7 @@
 
 #include "sim.h"
 #include "relay.h"
+#include "plh.h"
 
 struct m0_send {
 	u64 t;			/* driver time of submission */
@@ -470,7 +471,7 @@ int sim_bcast(const struct sim_config *cfg, struct sim_bcast *r)
 	int err;
 
 	memset(r, 0, sizeof(*r));
-	if (!cfg->bcast || sim_algo_plh.check(t, &cfg->params, &why))
+	if (!cfg->bcast || wc_algo_plh.check(t, &cfg->params, &why))
 		return -EINVAL;
 	err = dcf_build(&sc, cfg->bcast - 1, t->dims[0], cfg->bcast_src, NULL,
 			&why);
@@ -506,7 +507,7 @@ int sim_bcast(const struct sim_config *cfg, struct sim_bcast *r)
 	s.trace = calloc(sc.nuni, sizeof(*s.trace));
 	links = calloc((size_t)sc.nhops + sc.nuni, sizeof(*links));
 	tdst = calloc(sc.nuni, sizeof(*tdst));
-	s.e = wc_engine_create(t, &cfg->params, &sim_algo_plh, &m0_ops, &s);
+	s.e = wc_engine_create(t, &cfg->params, &wc_algo_plh, &m0_ops, &s);
 	if (!s.chain || !s.cpu_free || !s.sends || !s.first || !s.order ||
 	    !s.port_free || !s.got_node || !s.recv || !s.behind || !s.trace ||
 	    !links || !tdst || !s.e)

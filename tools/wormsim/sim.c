@@ -18,6 +18,7 @@
 #include "sim.h"
 #include "plans_table.h"
 #include "mcast_kind.h"
+#include "plh.h"
 
 extern char **environ;
 
@@ -167,87 +168,10 @@ u64 sim_hist_percentile(const struct sim_hist *h, u32 permille)
 
 /* ------------------------------------------------------ argument parsing */
 
-/*
- * sim_algo_plh (sim.h): one worm per destination, as the built-in
- * algorithm, routed hop by hop on the route and virtual-channel class that
- * dcf_route() gives from the current router.  A dimension-ordered route
- * from a router on the way is the rest of the route from the source (the
- * shorter way stays the shorter way, a wraparound still ahead stays
- * ahead), so the worm follows the schedule's route and classes exactly.
- */
-static bool plh_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
-			  u32 *words, u32 max_words, struct wc_hdr *hdr)
-{
-	u32 i;
-
-	for (i = m->next_dst; i < ctx->topo->nnodes; i++) {
-		if (!((m->dstmap[i / 32] >> (i % 32)) & 1))
-			continue;
-		m->next_dst = i + 1;
-		words[0] = i;
-		hdr->words = words;
-		hdr->nwords = 1;
-		hdr->nflits = 1;
-		return true;
-	}
-	m->next_dst = ctx->topo->nnodes;
-	return false;
-}
-
-static int plh_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
-		     struct wc_route_req *req)
-{
-	struct dcf_hop hop[DCF_MAX_SIDE];
-	struct wc_route_out *o = &req->out[0];
-	u32 half = ctx->params->vcs / 2, dst;
-
-	if (hdr->nwords < 1 || hdr->words[0] >= ctx->topo->nnodes)
-		return -EINVAL;
-	dst = hdr->words[0];
-	req->nout = 1;
-	o->hdr_words = 1;
-	o->hdr_flits = (u16)hdr->nflits;
-	if (dst == ctx->node) {
-		o->consume = true;
-		return 0;
-	}
-	if (!dcf_route(ctx->topo->dims[0], ctx->node, dst, hop))
-		return -EINVAL;
-	o->port = hop[0].port;
-	o->vc_mask = (u16)(hop[0].vc == DCF_VC_P ?
-			   ((1u << ctx->params->vcs) - 1) & ~((1u << half) - 1) :
-			   (1u << half) - 1);
-	return 0;
-}
-
-static int plh_check(const struct wc_topo *t, const struct wc_engine_params *p,
-		     const char **why)
-{
-	if (t->kind != WC_TOPO_TORUS || t->ndims != 2 ||
-	    t->dims[0] != t->dims[1] || !dcf_side_ok(t->dims[0])) {
-		if (why)
-			*why = "p/l/h routing needs an n x n torus, n a power of two, 4 to 64";
-		return -EINVAL;
-	}
-	if (p->vcs < 2) {
-		if (why)
-			*why = "p/l/h routing needs vcs >= 2 (p and l/h)";
-		return -EINVAL;
-	}
-	return 0;
-}
-
-const struct wc_algo sim_algo_plh = {
-	.name = "dcf-plh",
-	.next_worm = plh_next_worm,
-	.route = plh_route,
-	.check = plh_check,
-};
-
 /* The algorithms wormsim knows, by their engine names. */
 static const struct wc_algo *const sim_algos[] = {
 	&wc_algo_unicast_based,
-	&sim_algo_plh,
+	&wc_algo_plh,
 };
 
 static int errf(char *err, size_t len, int ret, const char *fmt, ...)
@@ -660,7 +584,7 @@ static int resolve_bcast(const struct raw_args *a, struct sim_config *cfg,
 	if (!a->param[OPT_ROUTER_DELAY - OPT_FLIT_BYTES])
 		cfg->params.router_delay = 0;
 	if (wc_engine_params_check(&cfg->params, &cfg->topo, &why) ||
-	    sim_algo_plh.check(&cfg->topo, &cfg->params, &why))
+	    wc_algo_plh.check(&cfg->topo, &cfg->params, &why))
 		return errf(err, len, 1, "--bcast: %s", why);
 	return 0;
 }
@@ -818,8 +742,13 @@ static int resolve_algo(const struct raw_args *a, struct sim_config *cfg,
 	cfg->mcast_scheme = WORMCAST_MCAST_UNICAST;
 	if (a->multicast && wc_mcast_scheme_parse(a->multicast, &cfg->mcast_scheme))
 		return errf(err, len, 1,
-			    "--multicast: expected unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms, otms or multiphase, got '%s'",
+			    "--multicast: expected unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms, otms, multiphase, dcf or edn, got '%s'",
 			    a->multicast);
+	if (cfg->mcast_scheme == WORMCAST_MCAST_DCF ||
+	    cfg->mcast_scheme == WORMCAST_MCAST_EDN)
+		return errf(err, len, 1,
+			    "--multicast %s: the kernel scheme's broadcast is --bcast %s (multicast under it goes as --multicast unicast)",
+			    a->multicast, a->multicast);
 	if (cfg->mcast_scheme == WORMCAST_MCAST_MULTIPHASE && !cfg->mcast0)
 		return errf(err, len, 1,
 			    "--multicast multiphase: receivers send on only under --mcast0 (load runs send every unicast from the source: --multicast unicast)");

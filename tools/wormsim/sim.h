@@ -307,7 +307,7 @@ void sim_print_mcast0(FILE *f, const struct sim_config *cfg,
 /*
  * --bcast dcf|edn: one broadcast from cfg->bcast_src on a 2^d x 2^d torus
  * (Documentation/dcf.rst, "The broadcast in the engine").  The schedule is
- * dcf_build()'s; every unicast is a worm of sim_algo_plh (dimension order,
+ * dcf_build()'s; every unicast is a worm of wc_algo_plh (dimension order,
  * p/l/h virtual channels).  It is the --mcast0 driver with receivers that
  * re-inject by the schedule: a node that got the message (tail consumed,
  * plus recv_ovh = t_r) hands its unicasts of the schedule to the network in
@@ -356,13 +356,7 @@ struct sim_bcast {
 int sim_bcast(const struct sim_config *cfg, struct sim_bcast *r);
 void sim_print_bcast(FILE *f, const struct sim_config *cfg,
 		     const struct sim_bcast *r);
-/*
- * Dimension-ordered unicast on the p/l/h virtual channels of the DCF paper
- * (section 2): each hop takes the port and class of dcf_route() from the
- * current router, l/h on the lower half of the VCs, p on the upper half.
- * Needs a square 2-D torus of dcf_side_ok() side and vcs >= 2.
- */
-extern const struct wc_algo sim_algo_plh;
+/* The p/l/h routing of --bcast is the engine's wc_algo_plh (plh.h). */
 
 /* ------------------------------------------------------ ocms, otms plans */
 

@@ -49,6 +49,10 @@ enum wormcast_mcast_scheme {
 	WORMCAST_MCAST_MULTIPHASE,	/* multi-phase unicast: receivers send on,
 					 * recursive halving of the label-sorted
 					 * chain; built in, needs no table */
+	WORMCAST_MCAST_DCF,		/* broadcast: the DCF paper's schedule, receivers
+					 * send on (bcast table); multicast as unicast */
+	WORMCAST_MCAST_EDN,		/* broadcast: the EDN baseline's schedule;
+					 * otherwise as dcf */
 	__WORMCAST_MCAST_MAX,
 };
 #define WORMCAST_MCAST_MAX (__WORMCAST_MCAST_MAX - 1)
@@ -377,6 +381,7 @@ enum wormcast_table_kind {
 	WORMCAST_TABLE_TREES,		/* struct wormcast_trees: spanning trees */
 	WORMCAST_TABLE_LABELS,		/* struct wormcast_labels: Hamiltonian labels */
 	WORMCAST_TABLE_PLANS,		/* struct wormcast_plans: ocms/otms plans */
+	WORMCAST_TABLE_BCAST,		/* struct wormcast_bcast: dcf/edn schedule */
 	__WORMCAST_TABLE_MAX,
 };
 #define WORMCAST_TABLE_MAX (__WORMCAST_TABLE_MAX - 1)
@@ -464,6 +469,36 @@ struct wormcast_plan {
 	__u32 src;			/* source node */
 	__u32 nworms;			/* 1 .. the source's ports */
 	__u32 nwords;			/* nworms + destinations */
+};
+
+/*
+ * WORMCAST_TABLE_BCAST: the broadcast schedule of the dcf and edn schemes,
+ * for a source at (0, 0) of the fabric's n x n torus (n a power of two, 4
+ * to 64): @nsends = @nnodes - 1 struct wormcast_bcast_send follow the
+ * header, each a unicast of the broadcast from the sender at offset @from
+ * to the receiver at offset @to (offsets are node ids x + n * y of the
+ * coordinates relative to the source, modulo n), in the order the senders
+ * handle them.  The kernel relays a broadcast from source s along the
+ * schedule moved by s's coordinates, so one table serves every source.
+ * It checks: the torus, @scheme dcf or edn, @nnodes the fabric's, the
+ * sizes, steps from 1 to WORMCAST_BCAST_MAX_STEPS, offsets in range,
+ * every node but the source (offset 0) received exactly once, every sender
+ * the source or received in an earlier step than it sends, and each
+ * sender's unicasts in non-decreasing step order.
+ */
+#define WORMCAST_BCAST_MAX_STEPS	64
+
+struct wormcast_bcast {
+	__u32 scheme;			/* WORMCAST_MCAST_DCF or _EDN */
+	__u32 nnodes;			/* the fabric's: n * n */
+	__u32 nsends;			/* nnodes - 1 */
+	__u32 reserved;			/* 0 */
+};
+
+struct wormcast_bcast_send {
+	__u32 step;			/* 1 .. WORMCAST_BCAST_MAX_STEPS */
+	__u32 from;			/* sender's offset from the source */
+	__u32 to;			/* receiver's offset */
 };
 
 /*
