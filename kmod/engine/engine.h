@@ -234,6 +234,13 @@ struct wc_algo {
 		       const struct wc_route_req *req);
 };
 
+/*
+ * next_worm() of the unicast algorithms: one worm per destination, in
+ * node order, its header the destination's id (one word, one flit).
+ */
+bool wc_unicast_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
+			  u32 *words, u32 max_words, struct wc_hdr *hdr);
+
 /* Words of m->hdr that @algo needs for @ndsts destinations. */
 static inline u32 wc_algo_hdr_words(const struct wc_algo *algo, u32 ndsts)
 {

@@ -48,25 +48,6 @@ int wc_plh_check(const struct wc_topo *t, const struct wc_engine_params *p,
 	return 0;
 }
 
-static bool plh_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
-			  u32 *words, u32 max_words, struct wc_hdr *hdr)
-{
-	u32 i;
-
-	for (i = m->next_dst; i < ctx->topo->nnodes; i++) {
-		if (!((m->dstmap[i / 32] >> (i % 32)) & 1))
-			continue;
-		m->next_dst = i + 1;
-		words[0] = i;
-		hdr->words = words;
-		hdr->nwords = 1;
-		hdr->nflits = 1;
-		return true;
-	}
-	m->next_dst = ctx->topo->nnodes;
-	return false;
-}
-
 static int plh_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
 		     struct wc_route_req *req)
 {
@@ -94,7 +75,7 @@ static int plh_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
 
 const struct wc_algo wc_algo_plh = {
 	.name = "dcf-plh",
-	.next_worm = plh_next_worm,
+	.next_worm = wc_unicast_next_worm,
 	.route = plh_route,
 	.check = wc_plh_check,
 };

@@ -20,9 +20,8 @@
  */
 #include "engine.h"
 
-static bool unicast_next_worm(const struct wc_route_ctx *ctx,
-			      struct wc_msg *m, u32 *words, u32 max_words,
-			      struct wc_hdr *hdr)
+bool wc_unicast_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
+			  u32 *words, u32 max_words, struct wc_hdr *hdr)
 {
 	u32 n = ctx->topo->nnodes, i;
 
@@ -161,7 +160,7 @@ static int unicast_check(const struct wc_topo *t,
 
 const struct wc_algo wc_algo_unicast_based = {
 	.name = "unicast-based",
-	.next_worm = unicast_next_worm,
+	.next_worm = wc_unicast_next_worm,
 	.route = unicast_route,
 	.check = unicast_check,
 };
