@@ -206,7 +206,9 @@ want=$(tr ' ' '\n' <"$tmp/wormctl.schemes" | sort | tr '\n' ' ')
 check "completion: multicast schemes are the usage's ($want)" \
 	test "$(comp wormctl fabric set lo multicast '')" = "$want"
 check "completion: fabric set DEV words" \
-	test "$(comp wormctl fabric set lo '')" = "cycle_ns multicast watchdog "
+	test "$(comp wormctl fabric set lo '')" = "cycle_ns fault-info multicast watchdog "
+check "completion: fault-info values" \
+	test "$(comp wormctl fabric set lo fault-info '')" = "global local "
 check "completion: stats DEV" test "$(comp wormctl stats lo '')" = "--links node total "
 check "completion: devices (lo offered when no wormcast device answers)" \
 	sh -c "case '$(comp wormctl stats '')' in *lo*) exit 0;; esac; exit 1"
