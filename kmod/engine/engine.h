@@ -241,6 +241,16 @@ struct wc_algo {
 bool wc_unicast_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
 			  u32 *words, u32 max_words, struct wc_hdr *hdr);
 
+/*
+ * route() of the unicast algorithms up to the port: check the header's
+ * destination (*@dst), one output of the header as it came; at the
+ * destination a consumption.  -EINVAL, 0 (consumed: done) or 1 (fill in
+ * req->out[0]'s port and VCs).
+ */
+int wc_unicast_route_start(const struct wc_route_ctx *ctx,
+			   const struct wc_hdr *hdr, struct wc_route_req *req,
+			   u32 *dst);
+
 /* Words of m->hdr that @algo needs for @ndsts destinations. */
 static inline u32 wc_algo_hdr_words(const struct wc_algo *algo, u32 ndsts)
 {

@@ -53,17 +53,10 @@ static int plh_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
 {
 	struct wc_route_out *o = &req->out[0];
 	u32 half = ctx->params->vcs / 2, dst, port, cls;
+	int r = wc_unicast_route_start(ctx, hdr, req, &dst);
 
-	if (hdr->nwords < 1 || hdr->words[0] >= ctx->topo->nnodes)
-		return -EINVAL;
-	dst = hdr->words[0];
-	req->nout = 1;
-	o->hdr_words = 1;
-	o->hdr_flits = (u16)hdr->nflits;
-	if (dst == ctx->node) {
-		o->consume = true;
-		return 0;
-	}
+	if (r <= 0)
+		return r;
 	if (!wc_plh_hop(ctx->topo->dims[0], ctx->node, dst, &port, &cls))
 		return -EINVAL;
 	o->port = (u8)port;

@@ -99,23 +99,35 @@ static u32 star_route(const struct wc_route_ctx *ctx, u32 dst)
 	return U32_MAX;
 }
 
+int wc_unicast_route_start(const struct wc_route_ctx *ctx,
+			   const struct wc_hdr *hdr, struct wc_route_req *req,
+			   u32 *dst)
+{
+	struct wc_route_out *o = &req->out[0];
+
+	if (hdr->nwords < 1 || hdr->words[0] >= ctx->topo->nnodes)
+		return -EINVAL;
+	*dst = hdr->words[0];
+	req->nout = 1;
+	o->hdr_words = 1;
+	o->hdr_flits = (u16)hdr->nflits;
+	if (*dst == ctx->node) {
+		o->consume = true;
+		return 0;
+	}
+	return 1;
+}
+
 static int unicast_route(const struct wc_route_ctx *ctx,
 			 const struct wc_hdr *hdr, struct wc_route_req *req)
 {
 	const struct wc_topo *t = ctx->topo;
 	struct wc_route_out *o = &req->out[0];
 	u32 dst, port = U32_MAX, mask = 0;
+	int r = wc_unicast_route_start(ctx, hdr, req, &dst);
 
-	if (hdr->nwords < 1 || hdr->words[0] >= t->nnodes)
-		return -EINVAL;
-	dst = hdr->words[0];
-	req->nout = 1;
-	o->hdr_words = 1;
-	o->hdr_flits = (u16)hdr->nflits;
-	if (dst == ctx->node) {
-		o->consume = true;
-		return 0;
-	}
+	if (r <= 0)
+		return r;
 	switch (t->kind) {
 	case WC_TOPO_MESH:
 	case WC_TOPO_TORUS:
