@@ -233,7 +233,7 @@ static u32 compare(struct rig *r, const struct wc_faultinfo *fi, u32 src,
 	if (s1.hops_sum - s0.hops_sum != r->hops_owed)
 		ty->bad_hops++;
 	nl = t->tr.nlinks;
-	if (nl != p.nhops || t->tr.lost)
+	if (nl != p.nhops || t->tr.lost || t->m->nlinks != nl)
 		ty->bad_count++;
 	ty->steps += nl;
 	ty->unicast += p.unicast_steps;
