@@ -23,7 +23,8 @@ static bool tables_ok(const struct wc_ftm_tables *t, const struct wc_topo *topo)
 
 u32 wc_ftm_hdr_words(u32 ndsts)
 {
-	return ndsts + WC_FT_NSUBNETS + 1;	/* counts and a final 0 */
+	/* four segments' counts, a 3-word detour segment each, a final 0 */
+	return 3 * ndsts + WC_FT_NSUBNETS + 1;
 }
 
 static bool has_dst(const struct wc_msg *m, u32 d)
@@ -42,6 +43,34 @@ bool wc_ftm_reachable(const struct wc_ftm_tables *t, u32 src, u32 dst)
 static u32 subnet_of(const struct wc_ftm_tables *t, u32 src, u32 dst)
 {
 	return wc_ft_subnet_of(src % t->w, src / t->w, dst % t->w, dst / t->w);
+}
+
+static u32 dist(const struct wc_ftm_tables *t, u32 a, u32 b)
+{
+	u32 ax = a % t->w, ay = a / t->w, bx = b % t->w, by = b / t->w;
+
+	return (ax > bx ? ax - bx : bx - ax) + (ay > by ? ay - by : by - ay);
+}
+
+u32 wc_ftm_waypoint(const struct wc_ftm_tables *t, u32 src, u32 dst)
+{
+	u32 m, best = U32_MAX, cost = U32_MAX, nn = t->w * t->h;
+
+	if (!t->detour || t->in_block[src] || t->in_block[dst])
+		return U32_MAX;
+	for (m = 0; m < nn; m++) {
+		u32 c;
+
+		if (m == src || m == dst || !wc_ftm_reachable(t, src, m) ||
+		    !wc_ftm_reachable(t, m, dst))
+			continue;
+		c = dist(t, src, m) + dist(t, m, dst);
+		if (c < cost) {
+			cost = c;
+			best = m;
+		}
+	}
+	return best;
 }
 
 static bool canon_blocked(const struct wc_ftm_tables *t, u32 q, u32 cx, u32 cy)
@@ -103,8 +132,8 @@ static u32 word_class(const struct ftm_step *s, u32 d)
  * over the remaining destinations, then the count of each class.
  */
 static int ftm_decide(const struct wc_ftm_tables *t,
-		      const struct wc_route_ctx *ctx, const u32 *list, u32 n,
-		      struct ftm_step *s)
+		      const struct wc_route_ctx *ctx, u32 q, const u32 *list,
+		      u32 n, struct ftm_step *s)
 {
 	u32 i, tx = U32_MAX, ty = U32_MAX, nn = ctx->topo->nnodes;
 	bool anyx = false, anyy = false, rest = false;
@@ -112,14 +141,14 @@ static int ftm_decide(const struct wc_ftm_tables *t,
 	s->t = t;
 	s->node = ctx->node;
 	memset(s->cnt, 0, sizeof(s->cnt));
-	if (!n || list[0] >= nn)
+	if (!n || q >= WC_FT_NSUBNETS)
 		return -EINVAL;
-	s->q = subnet_of(t, ctx->src, list[0]);
+	s->q = q;
 	view_at(t, s->q, ctx->node, &s->v);
 	for (i = 0; i < n; i++) {
-		u32 d = list[i], cx, cy, b;
+		u32 d = list[i] & WC_FTM_NODE_MASK, cx, cy, b;
 
-		if (d >= nn || subnet_of(t, ctx->src, d) != s->q)
+		if (d >= nn)
 			return -EINVAL;
 		if (d == ctx->node)
 			continue;
@@ -138,7 +167,7 @@ static int ftm_decide(const struct wc_ftm_tables *t,
 		s->mode = wc_ft_free_step(s->v.x, s->v.y, tx, ty) ==
 			  WC_FT_XBOUND ? WC_FT_1D_FREE_X : WC_FT_1D_FREE_Y;
 	for (i = 0; i < n; i++)
-		s->cnt[word_class(s, list[i])]++;
+		s->cnt[word_class(s, list[i] & WC_FTM_NODE_MASK)]++;
 	return 0;
 }
 
@@ -150,11 +179,15 @@ static u32 ftm_port(u32 q, bool ydir)
 	return wc_ft_sx(q) > 0 ? 0 : 1;
 }
 
-static u16 ftm_vc_mask(u32 q, u32 vcs)
+/*
+ * VC class c (a subnetwork q, or 4 + q for a detour's second leg): the
+ * VCs v with v % 8 == c, so that the classes never share a VC.
+ */
+static u16 ftm_vc_mask(u32 c, u32 vcs)
 {
 	u32 v, mask = 0;
 
-	for (v = q; v < vcs; v += WC_FT_NSUBNETS)
+	for (v = c; v < vcs; v += WC_FTM_DETOUR_VCS)
 		mask |= BIT(v);
 	return (u16)mask;
 }
@@ -173,13 +206,80 @@ static int ftm_list(const struct wc_route_ctx *ctx, const u32 *w, u32 nw,
 		*n = nw;
 		return nw ? 0 : -EINVAL;
 	}
-	while (pos < nw && w[pos] < nw - pos - 1)
-		pos += 1 + w[pos];
-	if (pos >= nw || !w[pos] || w[pos] != nw - pos - 1)
+	while (pos < nw && (w[pos] & ~WC_FTM_DETOUR) < nw - pos - 1)
+		pos += 1 + (w[pos] & ~WC_FTM_DETOUR);
+	if (pos >= nw || (w[pos] & ~WC_FTM_DETOUR) != nw - pos - 1 ||
+	    !(w[pos] & ~WC_FTM_DETOUR))
 		return -EINVAL;
 	*base = pos + 1;
-	*n = w[pos];
+	*n = w[pos] & ~WC_FTM_DETOUR;
 	return 0;
+}
+
+/* One network output for a single-destination decision @s. */
+static void ftm_one(const struct wc_route_ctx *ctx, const struct ftm_step *s,
+		    u32 vc_class, u32 skip, u32 words, struct wc_route_req *req)
+{
+	struct wc_route_out *o = &req->out[req->nout++];
+
+	o->consume = false;
+	o->port = (u8)ftm_port(s->q, s->cnt[FTM_Y] != 0);
+	o->vc_mask = ftm_vc_mask(vc_class, ctx->params->vcs);
+	o->hdr_skip_words = (u16)skip;
+	o->hdr_words = (u16)words;
+	o->hdr_flits = (u16)words;
+}
+
+/*
+ * A detour worm: [waypoint, destination] until the waypoint, then
+ * [destination] on the phase-2 VC classes.
+ */
+static int ftm_route_detour(const struct wc_route_ctx *ctx, const u32 *l,
+			    u32 n, u32 base, struct wc_route_req *req)
+{
+	const struct wc_ftm_tables *t = ctx->tables;
+	u32 d = l[n - 1] & WC_FTM_NODE_MASK;
+	u32 q2 = (l[n - 1] >> WC_FTM_Q_SHIFT) & 3;
+	struct ftm_step s;
+	int err;
+
+	if (!(l[n - 1] & WC_FTM_PHASE2) || n > 2 ||
+	    ctx->params->vcs < WC_FTM_DETOUR_VCS)
+		return -EINVAL;
+	req->nout = 0;
+	if (n == 2) {
+		u32 m = l[0] & WC_FTM_NODE_MASK;
+
+		if (!(l[0] & WC_FTM_WAYPOINT) || m >= ctx->topo->nnodes)
+			return -EINVAL;
+		if (m != ctx->node) {
+			err = ftm_decide(t, ctx, subnet_of(t, ctx->src, m), l,
+					 1, &s);
+			if (err)
+				return err;
+			ftm_one(ctx, &s, s.q, base, 2, req);
+			return 0;
+		}
+		base++;		/* at the waypoint: phase 2 */
+	}
+	if (d == ctx->node) {
+		struct wc_route_out *o = &req->out[req->nout++];
+
+		memset(o, 0, sizeof(*o));
+		o->consume = true;
+		return 0;
+	}
+	err = ftm_decide(t, ctx, q2, &l[n - 1], 1, &s);
+	if (err)
+		return err;
+	ftm_one(ctx, &s, WC_FT_NSUBNETS + q2, base, 1, req);
+	return 0;
+}
+
+/* A detour worm's list: its last word is a phase-2 destination. */
+static bool is_detour(const u32 *l, u32 n)
+{
+	return n && (l[n - 1] & WC_FTM_PHASE2);
 }
 
 static int ftm_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
@@ -193,8 +293,13 @@ static int ftm_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
 	if (!tables_ok(t, ctx->topo))
 		return -EINVAL;
 	err = ftm_list(ctx, hdr->words, hdr->nwords, &base, &n);
-	if (!err)
-		err = ftm_decide(t, ctx, hdr->words + base, n, &s);
+	if (err)
+		return err;
+	if (is_detour(hdr->words + base, n))
+		return ftm_route_detour(ctx, hdr->words + base, n, base, req);
+	err = ftm_decide(t, ctx, subnet_of(t, ctx->src, hdr->words[base] &
+					   WC_FTM_NODE_MASK),
+			 hdr->words + base, n, &s);
 	if (err)
 		return err;
 	req->nout = 0;
@@ -234,7 +339,10 @@ static void ftm_routed(const struct wc_route_ctx *ctx, u32 *words, u32 nwords,
 	u32 base, n, lo = 0, i = 0, hi, *l;
 
 	if (ftm_list(ctx, words, nwords, &base, &n) ||
-	    ftm_decide(t, ctx, words + base, n, &s))
+	    is_detour(words + base, n) ||
+	    ftm_decide(t, ctx, subnet_of(t, ctx->src, words[base] &
+					 WC_FTM_NODE_MASK),
+		       words + base, n, &s))
 		return;
 	l = words + base;
 	hi = n;
@@ -256,9 +364,10 @@ static void ftm_routed(const struct wc_route_ctx *ctx, u32 *words, u32 nwords,
 
 /*
  * The source lays m->hdr out once, at the first worm: per subnetwork in
- * order, [count, ids...] of the destinations it can reach; the others
- * make the message faulted here.  A 0 count ends the layout.  Worm k's
- * header ends with segment k.
+ * order, [count, ids...] of the destinations it can reach, then a detour
+ * segment [WC_FTM_DETOUR | 2, waypoint, destination] for each other one
+ * that has a waypoint; the rest make the message faulted here.  A 0 count
+ * ends the layout.  Worm k's header ends with segment k.
  */
 static bool ftm_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
 			  u32 *words, u32 max_words, struct wc_hdr *hdr)
@@ -294,8 +403,19 @@ static bool ftm_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
 				pos--;
 		}
 		for (d = 0; d < nn; d++) {
-			if (has_dst(m, d) && d != m->src &&
-			    !wc_ftm_reachable(t, m->src, d) && !m->faulted) {
+			u32 w;
+
+			if (!has_dst(m, d) || d == m->src ||
+			    wc_ftm_reachable(t, m->src, d))
+				continue;
+			w = ctx->params->vcs >= WC_FTM_DETOUR_VCS ?
+			    wc_ftm_waypoint(t, m->src, d) : U32_MAX;
+			if (w != U32_MAX) {
+				words[pos++] = WC_FTM_DETOUR | 2;
+				words[pos++] = w | WC_FTM_WAYPOINT;
+				words[pos++] = d | WC_FTM_PHASE2 |
+					       subnet_of(t, w, d) << WC_FTM_Q_SHIFT;
+			} else if (!m->faulted) {
 				m->faulted = true;
 				m->fault_at = m->src;
 				m->fault_port = WC_FAULT_NODE;
@@ -305,12 +425,12 @@ static bool ftm_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
 	}
 	/* worm k: the k-th segment; the layout ends with a 0 count */
 	for (k = 0, pos = 0; k < m->next_dst && words[pos]; k++)
-		pos += 1 + words[pos];
+		pos += 1 + (words[pos] & ~WC_FTM_DETOUR);
 	if (!words[pos])
 		return false;
 	m->next_dst++;
-	hdr->nwords = pos + 1 + words[pos];
-	hdr->nflits = words[pos];
+	hdr->nwords = pos + 1 + (words[pos] & ~WC_FTM_DETOUR);
+	hdr->nflits = words[pos] & ~WC_FTM_DETOUR;
 	return true;
 }
 

@@ -21,15 +21,19 @@
  * going +Y of the canonical frame; routed() reorders the words in place so
  * that each branch keeps one contiguous run.
  *
- * Virtual channels.  Subnetwork q uses the VCs v with v % 4 == q (at least
- * 4 VCs).  In its canonical frame a worm only ever goes +X or +Y, so each
- * subnetwork's channel dependencies are acyclic and no dependency crosses
- * subnetworks.
+ * Virtual channels.  Subnetwork q uses the VCs v with v % 8 == q (at least
+ * 4 VCs); a detour's second leg in subnetwork q those with v % 8 == 4 + q.
+ * In its canonical frame a worm only ever goes +X or +Y, so each
+ * subnetwork's channel dependencies are acyclic, and a dependency crosses
+ * classes only from a detour's first leg to its second.
  *
  * Destinations the source cannot reach minimally under Theorem 4 (in a
  * faulty block, or not extended safe from the source, or a source in a
- * block) get no worm: the message is marked faulted at its source and the
- * engine counts them in fault_drops (Documentation/faults.rst).
+ * block) get no multicast worm.  With tables that allow it (@detour) and
+ * at least 8 VCs, each that has a waypoint (wc_ftm_waypoint()) gets a
+ * unicast detour worm, not minimal; the others make the message faulted
+ * at its source and the engine counts them in fault_drops
+ * (Documentation/faults.rst).
  */
 #ifndef WC_FT_MCAST_H
 #define WC_FT_MCAST_H
@@ -42,13 +46,14 @@
 #define WC_FTM_STRATEGY_MIN	1
 #define WC_FTM_STRATEGY_MAX	2
 
-/* Subnetwork q's VCs: those v with v % WC_FT_NSUBNETS == q. */
+/* Subnetwork q's VCs: those v with v % 8 == q (ft_mcast.c). */
 #define WC_FTM_MIN_VCS		WC_FT_NSUBNETS
 
 struct wc_ftm_tables {
 	u32 w, h;			/* mesh sides (node id = x + w * y) */
 	u32 strategy;			/* 1 or 2 */
 	u64 seed;			/* Strategy 1's random bits */
+	bool detour;			/* left-out destinations: a detour worm */
 	const u8 *in_block;		/* per node: inside a faulty block */
 	const u16 *safety;		/* per node: E, S, W, N (4 words) */
 	/* node n of subnetwork q: recs[off[q * w * h + n] .. off[... + 1]) */
@@ -56,8 +61,33 @@ struct wc_ftm_tables {
 	const struct wc_ft_rec *recs;
 };
 
-/* Words of m->hdr for @ndsts destinations (counts per subnetwork, a 0). */
+/*
+ * Header words.  A destination id (bits 0-23), as it stands in a multicast
+ * worm; in a detour worm the waypoint carries WC_FTM_WAYPOINT and the
+ * destination WC_FTM_PHASE2 and its subnetwork from the waypoint.  At the
+ * source a segment's count word carries WC_FTM_DETOUR for a detour worm.
+ */
+#define WC_FTM_NODE_MASK	(BIT(24) - 1)
+#define WC_FTM_Q_SHIFT		24		/* 2 bits: phase-2 subnetwork */
+#define WC_FTM_PHASE2		BIT(26)
+#define WC_FTM_WAYPOINT		BIT(27)
+#define WC_FTM_DETOUR		BIT(31)
+/* Detour worms use VC class 4 + q (phase 2): 8 VCs. */
+#define WC_FTM_DETOUR_VCS	(2 * WC_FT_NSUBNETS)
+
+/* Words of m->hdr for @ndsts destinations (room for a detour each). */
 u32 wc_ftm_hdr_words(u32 ndsts);
+
+/*
+ * The fallback for a destination the source leaves out (tables with
+ * @detour): the waypoint m outside every block that the source is
+ * extended safe to and that is extended safe to @dst, with the shortest
+ * src-m-dst (ties: lowest id), or U32_MAX.  A detour worm goes to m in
+ * subnetwork subnet(src, m) on VC class q, then on to @dst in subnetwork
+ * subnet(m, dst) on VC class 4 + q': dependencies only go from the first
+ * four classes to the last four, so no cycle.  O(nodes) at the source.
+ */
+u32 wc_ftm_waypoint(const struct wc_ftm_tables *t, u32 src, u32 dst);
 
 /*
  * Can @src reach @dst through this algorithm (Theorem 4's condition, as

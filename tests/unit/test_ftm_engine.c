@@ -38,7 +38,7 @@ struct rig {
 	struct wc_topo topo;
 	struct wc_engine *e;
 	struct wc_ftm_tables tab;
-	u32 route_errors, deadlocks, dup, miss, lost_bad, done;
+	u32 route_errors, deadlocks, dup, miss, lost_bad, done, detoured;
 	u64 hops_owed;		/* Manhattan distance of every delivery */
 	u64 hops_delivered;
 };
@@ -57,13 +57,23 @@ static void cb_deliver(void *priv, struct wc_msg *m, u32 node, u64 lat)
 {
 	struct rig *r = priv;
 	struct tmsg *t = m->cookie;
-	u32 w = r->tab.w;
-	int dx = (int)(node % w) - (int)(m->src % w);
-	int dy = (int)(node / w) - (int)(m->src / w);
+	u32 w = r->tab.w, way;
 
 	if (t->got[node]++)
 		r->dup++;
-	r->hops_owed += (u64)(abs(dx) + abs(dy));
+	if (wc_ftm_reachable(&r->tab, m->src, node)) {
+		r->hops_owed += wc_topo_distance(&r->topo, m->src, node);
+		return;
+	}
+	/* a detour: minimal to the waypoint, minimal from there */
+	way = wc_ftm_waypoint(&r->tab, m->src, node);
+	if (way < w * r->tab.h) {
+		r->hops_owed += wc_topo_distance(&r->topo, m->src, way) +
+				wc_topo_distance(&r->topo, way, node);
+		r->detoured++;
+	} else {
+		r->dup++;	/* never: no worm goes there */
+	}
 }
 
 static void cb_done(void *priv, struct wc_msg *m)
@@ -104,8 +114,9 @@ static const struct wc_engine_ops ops = {
 	.deadlock = cb_deadlock,
 };
 
-static struct rig *rig_new(const struct wc_faultinfo *fi, u32 strategy,
-			   u64 seed, u32 replication, u32 buf)
+static struct rig *rig_new_vcs(const struct wc_faultinfo *fi, u32 strategy,
+			       u64 seed, u32 replication, u32 buf, u32 vcs,
+			       bool detour)
 {
 	struct rig *r = calloc(1, sizeof(*r));
 	u32 dims[2] = { fi->w, fi->h };
@@ -113,13 +124,20 @@ static struct rig *rig_new(const struct wc_faultinfo *fi, u32 strategy,
 
 	wc_topo_init(&r->topo, WC_TOPO_MESH, 2, dims, NULL);
 	wc_engine_params_default(&p, &r->topo);
-	p.vcs = 4;
+	p.vcs = vcs;
 	p.replication = replication;
 	p.buf_flits = buf;
 	if (wc_ftm_tables_build(fi, strategy, seed, &r->tab))
 		return NULL;
+	r->tab.detour = detour;
 	r->e = wc_engine_create(&r->topo, &p, &wc_algo_ftmesh, &ops, r);
 	return r;
+}
+
+static struct rig *rig_new(const struct wc_faultinfo *fi, u32 strategy,
+			   u64 seed, u32 replication, u32 buf)
+{
+	return rig_new_vcs(fi, strategy, seed, replication, buf, 4, false);
 }
 
 static void rig_free(struct rig *r)
@@ -143,7 +161,8 @@ static struct tmsg *msg_new(struct rig *r, u32 src, const u32 *dst, u32 nd,
 	t->m->hdr_max = hw;
 	for (i = 0; i < nd; i++) {
 		wc_msg_add_dst(r->e, t->m, dst[i]);
-		if (wc_ftm_reachable(&r->tab, src, dst[i]))
+		if (wc_ftm_reachable(&r->tab, src, dst[i]) ||
+		    wc_ftm_waypoint(&r->tab, src, dst[i]) != U32_MAX)
 			t->want++;
 	}
 	if (trace) {
@@ -382,7 +401,7 @@ next:
  * for @cycles cycles; the watchdog must never fire.
  */
 static void test_mixed(u32 w, u32 h, u32 nfaults, u32 replication, u32 buf,
-		       u64 cycles)
+		       u64 cycles, bool detour)
 {
 	u32 *f = malloc((nfaults + 1) * sizeof(u32)), i, sent = 0, dst[24];
 	struct wc_faultinfo fi;
@@ -393,8 +412,8 @@ static void test_mixed(u32 w, u32 h, u32 nfaults, u32 replication, u32 buf,
 	for (i = 0; i < nfaults; i++)
 		f[i] = rnd(w * h);
 	wc_fi_build(&fi, w, h, f, nfaults, NULL, 0, NULL);
-	r = rig_new(&fi, 2 - (replication == WC_REPL_ASYNC), 7, replication,
-		    buf);
+	r = rig_new_vcs(&fi, 2 - (replication == WC_REPL_ASYNC), 7, replication,
+			buf, detour ? WC_FTM_DETOUR_VCS : 4, detour);
 	while (now < cycles) {
 		for (i = 0; i < 8; i++) {
 			u32 src = rnd(w * h), nd = rnd(4) ? 1 : 2 + rnd(20), n = 0;
@@ -419,10 +438,16 @@ static void test_mixed(u32 w, u32 h, u32 nfaults, u32 replication, u32 buf,
 	}
 	run_idle(r);
 	wc_engine_get_stats(r->e, &s);
-	diag("%ux%u, %u faults, %s, B=%u: %u messages in %llu cycles, %llu deliveries, mean latency %.1f",
-	     w, h, nfaults, replication ? "async" : "lock-step", buf, sent,
+	diag("%ux%u, %u faults, %s, B=%u%s: %u messages in %llu cycles, %llu deliveries (%u on a detour), %llu left out, mean latency %.1f",
+	     w, h, nfaults, replication ? "async" : "lock-step", buf,
+	     detour ? ", detours" : "", sent,
 	     (unsigned long long)s.cycles, (unsigned long long)s.worms_done,
+	     r->detoured, (unsigned long long)s.fault_drops,
 	     s.worms_done ? (double)s.latency_sum / s.worms_done : 0.0);
+	if (detour)
+		ok(r->detoured > 1000 && s.hops_sum == r->hops_owed,
+		   "%ux%u under load: %u deliveries on a detour, every copy on its minimal-to-waypoint-to-destination length",
+		   w, h, r->detoured);
 	is_int(r->deadlocks, 0, "%ux%u under load (%s): no watchdog report",
 	       w, h, replication ? "async" : "lock-step");
 	ok(r->done == sent && !r->dup && !r->miss && !r->lost_bad &&
@@ -471,6 +496,8 @@ int main(void)
 	random_case(50, 50, 50, 8, 60, WC_REPL_ASYNC);
 	random_case(50, 50, 100, 8, 60, WC_REPL_ASYNC);
 	random_case(50, 50, 150, 8, 60, WC_REPL_ASYNC);
-	test_mixed(20, 20, 30, WC_REPL_ASYNC, WC_MAX_BUF_FLITS, 200000);
+	test_mixed(20, 20, 30, WC_REPL_ASYNC, WC_MAX_BUF_FLITS, 200000, false);
+	test_mixed(20, 20, 30, WC_REPL_ASYNC, WC_MAX_BUF_FLITS, 200000, true);
+	test_mixed(50, 50, 100, WC_REPL_ASYNC, WC_MAX_BUF_FLITS, 50000, true);
 	return done_testing();
 }

@@ -6,7 +6,7 @@
  * misdelivered, no message finished with a reachable destination missed,
  * no worm absorbed at a faulty node; the traffic steps per multicast below
  * those of multiple unicast; destinations the source cannot reach
- * minimally counted; the faulty nodes reproducible per --seed; bad
+ * minimally counted, or with --ft-detour most of them sent on a detour; the faulty nodes reproducible per --seed; bad
  * arguments refused.
  */
 #include <stdio.h>
@@ -18,19 +18,24 @@
 #include "sim_parse.h"
 
 static void run_case(const char *dims, const char *faults, const char *strat,
-		     const char *repl, const char *buf)
+		     const char *repl, const char *buf, bool detour)
 {
 	struct sim_config cfg;
 	struct sim_result res;
 	char err[512] = "";
 	int ret;
 
-	ret = PARSE(&cfg, err, "--topology", "mesh", "--dims", dims, "--vcs", "4",
-		    "--multicast", "ftmesh", "--ft-strategy", strat,
-		    "--random-faults", faults, "--replication", repl,
-		    "--buf-flits", buf, "--mcast-frac", "0.3", "--dsts", "uniform:2:20",
-		    "--msg-flits", "8", "--load", "0.02", "--cycles", "20000",
-		    "--seed", "5");
+#define FT_ARGS(vcs) "--topology", "mesh", "--dims", dims, "--vcs", vcs, \
+	"--multicast", "ftmesh", "--ft-strategy", strat, \
+	"--random-faults", faults, "--replication", repl, \
+	"--buf-flits", buf, "--mcast-frac", "0.3", "--dsts", "uniform:2:20", \
+	"--msg-flits", "8", "--load", detour ? "0.005" : "0.02", \
+	"--cycles", "20000", "--seed", "5"
+	if (detour)
+		ret = PARSE(&cfg, err, FT_ARGS("8"), "--ft-detour");
+	else
+		ret = PARSE(&cfg, err, FT_ARGS("4"));
+#undef FT_ARGS
 	if (!is_int(ret, 0, "%s, %s faults, Strategy %s, %s: parsed", dims,
 		    faults, strat, repl)) {
 		diag("%s", err);
@@ -61,6 +66,11 @@ static void run_case(const char *dims, const char *faults, const char *strat,
 	   (unsigned long long)res.ft_unicast_steps);
 	ok(res.ft_left_out > 0, "%s, %s faults: %llu destinations left out at the source, counted",
 	   dims, faults, (unsigned long long)res.ft_left_out);
+	if (detour)
+		ok(res.ft_detoured > res.ft_left_out,
+		   "%s, %s faults, --ft-detour: %llu destinations reached on a detour, %llu left out",
+		   dims, faults, (unsigned long long)res.ft_detoured,
+		   (unsigned long long)res.ft_left_out);
 	sim_config_free(&cfg);
 }
 
@@ -80,6 +90,9 @@ static void test_args(void)
 	ok(strstr(err, "Strategy 3") != NULL, "... %s", err);
 	is_int(PARSE(&cfg, err, "--dims", "8x8", "--vcs", "4", "--ft-strategy", "1"),
 	       1, "--ft-strategy without ftmesh refused");
+	is_int(PARSE(&cfg, err, "--dims", "8x8", "--vcs", "4", "--multicast",
+		     "ftmesh", "--ft-detour"), 1, "--ft-detour with 4 VCs refused");
+	ok(strstr(err, "--vcs 8") != NULL, "... %s", err);
 	is_int(PARSE(&cfg, err, "--dims", "8x8", "--vcs", "4", "--multicast",
 		     "ftmesh", "--replication", "async", "--mcast-frac", "0.5"),
 	       1, "async replication with 1-flit buffers refused");
@@ -106,8 +119,9 @@ static void test_args(void)
 int main(void)
 {
 	test_args();
-	run_case("20x20", "20", "2", "async", "64");
-	run_case("20x20", "40", "1", "async", "64");
-	run_case("50x50", "100", "2", "async", "64");
+	run_case("20x20", "20", "2", "async", "64", false);
+	run_case("20x20", "40", "1", "async", "64", false);
+	run_case("50x50", "100", "2", "async", "64", false);
+	run_case("20x20", "30", "2", "async", "64", true);
 	return done_testing();
 }

@@ -252,7 +252,7 @@ enum {
 	OPT_MULTICAST, OPT_RT_PAIR, OPT_RT_SEED, OPT_RT_TRIALS,
 	OPT_MCAST0, OPT_DRAWS, OPT_SEND_OVH, OPT_RECV_OVH, OPT_LINKS_JSON,
 	OPT_BCAST, OPT_SRC, OPT_FAULT_LINK, OPT_RANDOM_FAULTS, OPT_FAULT_INFO,
-	OPT_FT_STRATEGY,
+	OPT_FT_STRATEGY, OPT_FT_DETOUR,
 };
 
 static const struct option long_opts[] = {
@@ -301,6 +301,7 @@ static const struct option long_opts[] = {
 	{ "random-faults", required_argument, NULL, OPT_RANDOM_FAULTS },
 	{ "fault-info", required_argument, NULL, OPT_FAULT_INFO },
 	{ "ft-strategy", required_argument, NULL, OPT_FT_STRATEGY },
+	{ "ft-detour", no_argument, NULL, OPT_FT_DETOUR },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -363,6 +364,9 @@ void sim_usage(FILE *f)
 "                       unicast included, around faulty blocks\n"
 "  --ft-strategy N      ftmesh: Strategy 1 (random) or 2 (larger offset,\n"
 "                       default) at separating points\n"
+"  --ft-detour          ftmesh: a destination the source cannot reach\n"
+"                       minimally gets a unicast detour through a waypoint\n"
+"                       (needs --vcs 8) instead of being left out\n"
 "  --rt-pair PAIR       rt: average (default), best or path (the paper's\n"
 "                       Tarjan(average), Tarjan(best), Tarjan(path))\n"
 "  --rt-seed N          rt average/best: trial i uses random order N + i\n"
@@ -465,6 +469,7 @@ struct raw_args {
 	const char *bcast, *src;
 	const char *fault_link[WORMCAST_TREES_MAX_FAULTS], *random_faults;
 	const char *fault_info, *ft_strategy;
+	bool ft_detour;
 	u32 nfault_link;
 };
 
@@ -755,7 +760,12 @@ static int resolve_ftmesh(const struct raw_args *a, struct sim_config *cfg,
 			    a->ft_strategy);
 	if (cfg->mcast0 || cfg->bcast)
 		return errf(err, len, 1, "--multicast ftmesh goes with traffic runs");
+	if (a->ft_detour && cfg->params.vcs < WC_FTM_DETOUR_VCS)
+		return errf(err, len, 1,
+			    "--ft-detour needs --vcs %u (the detours' second leg on VC classes of their own)",
+			    WC_FTM_DETOUR_VCS);
 	cfg->ftmesh = true;
+	cfg->ft_detour = a->ft_detour;
 	cfg->ft_strategy = (u32)v;
 	cfg->algo = &wc_algo_ftmesh;
 	if (wc_algo_ftmesh.check(&cfg->topo, &cfg->params, &why))
@@ -775,8 +785,10 @@ static int resolve_algo(const struct raw_args *a, struct sim_config *cfg,
 
 	cfg->algo = NULL;
 	cfg->mcast_scheme = WORMCAST_MCAST_UNICAST;
-	if (a->ft_strategy && !(a->multicast && !strcmp(a->multicast, "ftmesh")))
-		return errf(err, len, 1, "--ft-strategy goes with --multicast ftmesh");
+	if ((a->ft_strategy || a->ft_detour) &&
+	    !(a->multicast && !strcmp(a->multicast, "ftmesh")))
+		return errf(err, len, 1,
+			    "--ft-strategy and --ft-detour go with --multicast ftmesh");
 	if (a->multicast && !strcmp(a->multicast, "ftmesh"))
 		return resolve_ftmesh(a, cfg, err, len);
 	if (a->multicast && wc_mcast_scheme_parse(a->multicast, &cfg->mcast_scheme))
@@ -1114,6 +1126,7 @@ static int resolve_ft_faults(const struct raw_args *a, struct sim_config *cfg,
 	wc_fi_free(&fi);
 	if (ret)
 		return errf(err, len, 1, "ftmesh tables: %s", strerror(-ret));
+	cfg->ftm.detour = cfg->ft_detour;
 	return 0;
 }
 
@@ -1451,6 +1464,9 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 			break;
 		case OPT_FT_STRATEGY:
 			a.ft_strategy = optarg;
+			break;
+		case OPT_FT_DETOUR:
+			a.ft_detour = true;
 			break;
 		case ':':
 			return errf(err, errlen, 2, "option '%s' needs an argument",
@@ -1883,11 +1899,23 @@ static int sim_submit(struct sim_state *st, u32 src, const u32 *dsts, u32 nd,
 		/* the ones the source leaves out are the engine's fault_drops */
 		sm->ndsts = 0;
 		for (i = 0; i < nd; i++) {
-			if (!wc_ftm_reachable(&cfg->ftm, src, dsts[i]))
+			u32 w;
+
+			if (wc_ftm_reachable(&cfg->ftm, src, dsts[i])) {
+				sm->ndsts++;
+				sm->uni_steps += wc_topo_distance(&cfg->topo,
+								  src, dsts[i]);
 				continue;
+			}
+			w = wc_ftm_waypoint(&cfg->ftm, src, dsts[i]);
+			if (w == U32_MAX)
+				continue;
+			/* a detour worm (--ft-detour): the same as unicast */
 			sm->ndsts++;
-			sm->uni_steps += wc_topo_distance(&cfg->topo, src,
-							  dsts[i]);
+			sm->uni_steps += wc_topo_distance(&cfg->topo, src, w) +
+					 wc_topo_distance(&cfg->topo, w, dsts[i]);
+			if (tagged)
+				st->res->ft_detoured++;
 		}
 		if (tagged)
 			st->res->ft_left_out += nd - sm->ndsts;
@@ -2490,9 +2518,10 @@ static void print_faults(FILE *f, const struct sim_config *cfg)
 	u32 i, a, pa, b, pb;
 
 	if (cfg->ftmesh) {
-		fprintf(f, "ftmesh:  Strategy %u, %u faulty node(s) drawn with seed %llu, %u faulty block(s), 4 subnetworks on VCs v %% 4\n",
+		fprintf(f, "ftmesh:  Strategy %u, %u faulty node(s) drawn with seed %llu, %u faulty block(s), 4 subnetworks on VCs v %% 8 = q%s\n",
 			cfg->ft_strategy, cfg->nfault_nodes,
-			(unsigned long long)cfg->seed, cfg->nft_blocks);
+			(unsigned long long)cfg->seed, cfg->nft_blocks,
+			cfg->ft_detour ? "; left-out destinations on a detour (VCs v %% 8 = 4 + q after the waypoint)" : "");
 		return;
 	}
 	if (!cfg->nfaults)
@@ -2672,10 +2701,11 @@ void sim_print_summary(FILE *f, const struct sim_config *cfg,
 			fprintf(f, " %llu multicasts without a plan (dual-path)",
 				(unsigned long long)r->plan_fallback);
 		if (cfg->ftmesh)
-			fprintf(f, " traffic %.2f steps/multicast (multiple unicast %.2f), %llu destinations left out",
+			fprintf(f, " traffic %.2f steps/multicast (multiple unicast %.2f), %llu destinations left out, %llu on a detour",
 				r->ft_mcasts ? (double)r->ft_links / r->ft_mcasts : 0.0,
 				r->ft_mcasts ? (double)r->ft_unicast_steps / r->ft_mcasts : 0.0,
-				(unsigned long long)r->ft_left_out);
+				(unsigned long long)r->ft_left_out,
+				(unsigned long long)r->ft_detoured);
 		fputc('\n', f);
 	}
 	print_saturation(f, cfg, sw);
@@ -2809,7 +2839,7 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			   "\"hops_mean\":%.4f,\"tagged\":%llu,\"incomplete\":%llu,\"lost\":%llu,\"misdelivered\":%llu,\"reinjected\":%llu,"
 			   "\"unstable\":%s,\"saturated\":%s,\"deadlocks\":%llu,\"route_errors\":%llu,"
 			   "\"plan_fallback\":%llu,\"cycles_total\":%llu,\"flit_hops_total\":%llu,\"mem_peak_bytes\":%llu,"
-			   "\"ft_left_out\":%llu,\"ft_mcasts\":%llu,\"ft_links\":%llu,\"ft_unicast_steps\":%llu,"
+			   "\"ft_left_out\":%llu,\"ft_detoured\":%llu,\"ft_mcasts\":%llu,\"ft_links\":%llu,\"ft_unicast_steps\":%llu,"
 			   "\"watchdog_dump\":",
 			r->lat_mean, r->lat_ratio,
 			r->link_util_mean, r->link_util_max, r->hops_mean,
@@ -2827,6 +2857,7 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			(unsigned long long)r->flit_hops_total,
 			(unsigned long long)r->mem_peak,
 			(unsigned long long)r->ft_left_out,
+			(unsigned long long)r->ft_detoured,
 			(unsigned long long)r->ft_mcasts,
 			(unsigned long long)r->ft_links,
 			(unsigned long long)r->ft_unicast_steps);

@@ -141,7 +141,7 @@ struct sim_config {
 	 * them (wc_ftm_tables_build()), and every run's engine has the
 	 * nodes failed, so a worm that touched one would be absorbed.
 	 */
-	bool ftmesh;
+	bool ftmesh, ft_detour;
 	u32 ft_strategy;
 	u32 nfault_nodes, nft_blocks;
 	u32 *fault_nodes;
@@ -248,7 +248,7 @@ struct sim_result {
 	 * traffic steps (links their worms reserved) against those of
 	 * multiple unicast to the same destinations.
 	 */
-	u64 ft_left_out;
+	u64 ft_left_out, ft_detoured;	/* --ft-detour: sent on a detour */
 	u64 ft_mcasts, ft_links, ft_unicast_steps;
 	/* ocms/otms: multicasts sent by dual-path (no plan), all the run */
 	u64 plan_fallback;
