@@ -6,7 +6,9 @@
  * planner's tree hop for hop, for the paper's Fig. 7(a) and for random
  * fault sets and groups on 20x20 and 50x50 meshes; every destination is
  * reached exactly once, on a minimal path, or counted in fault_drops; and
- * long random runs mixing multicast and unicast never fire the watchdog.
+ * long random runs mixing multicast and unicast never fire the watchdog,
+ * also with the detours (8 VCs) for the destinations the source leaves
+ * out, each detoured copy over d(s, m) + d(m, d) links.
  */
 #include <stdlib.h>
 
