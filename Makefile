@@ -22,6 +22,9 @@
 #   make star-figs  Figs. 7, 8 and 9 of the star paper with wormsim
 #   make path-figs  dual-path, multipath, OCMS, OTMS on meshes with wormsim:
 #                   traffic and latency under load (a few minutes on 1 core)
+#   make ft-figs    fault-tolerant multicast (ftmesh) under load on a 50x50
+#                   mesh with 50, 100, 150 faulty nodes (a few minutes):
+#                   Documentation/images/ft-load.*
 #   make dcf-figs   Figs. 8 and 9 of the DCF paper with wormsim --bcast
 #                   (seconds): Documentation/images/dcf-fig{8,9}.*
 #   make fuzz       libFuzzer harnesses, a long run (FUZZ_TIME s per target)
@@ -72,7 +75,7 @@ NL_LIBS = $(shell pkg-config --libs libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/
 
 .PHONY: all module tools userspace deps check unit kunit vm demo bench \
 	install clean checkpatch sparse fuzz-vm dstm-figs dstm-fault-figs star-figs path-figs \
-	dcf-figs
+	dcf-figs ft-figs
 
 all: module tools
 
@@ -240,6 +243,9 @@ star-figs: $(WORMSIM)
 # tools/wormsim/path_figs.sh)
 path-figs: $(WORMSIM)
 	tools/wormsim/path_figs.sh
+
+ft-figs: $(WORMSIM)
+	tools/wormsim/ft_figs.sh
 
 # Documentation/dcf.rst, "The broadcast in the engine" (WC_LENS,
 # WC_FIGS_OUT: tools/bench/dcf_figs.sh; about 5 s)

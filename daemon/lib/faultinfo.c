@@ -425,20 +425,12 @@ bool wc_fi_safe(const struct wc_faultinfo *fi, u32 node)
 bool wc_fi_ext_safe(const struct wc_faultinfo *fi, u32 src, u32 dst)
 {
 	const struct wc_fi_safety *s = &fi->safety[src];
-	u32 sx = wc_fi_x(fi, src), sy = wc_fi_y(fi, src);
-	u32 dx = wc_fi_x(fi, dst), dy = wc_fi_y(fi, dst);
+	u16 v[4] = { s->e, s->s, s->w, s->n };
 
 	if (wc_fi_in_block(fi, src) || wc_fi_in_block(fi, dst))
 		return false;
-	if (dx > sx && s->e <= dx - sx)
-		return false;
-	if (dx < sx && s->w <= sx - dx)
-		return false;
-	if (dy > sy && s->n <= dy - sy)
-		return false;
-	if (dy < sy && s->s <= sy - dy)
-		return false;
-	return true;
+	return wc_ft_ext_safe(v, wc_fi_x(fi, src), wc_fi_y(fi, src),
+			      wc_fi_x(fi, dst), wc_fi_y(fi, dst));
 }
 
 bool wc_fi_ext_safe_set(const struct wc_faultinfo *fi, u32 src,

@@ -217,17 +217,7 @@ struct planner {
 	struct wc_ft_rect *known;
 	struct sort_item *items;
 	u32 caphops;
-	u64 rng;
 };
-
-static u32 rng_bit(struct planner *pl)
-{
-	/* xorshift64 */
-	pl->rng ^= pl->rng << 13;
-	pl->rng ^= pl->rng >> 7;
-	pl->rng ^= pl->rng << 17;
-	return (u32)(pl->rng >> 32) & 1;
-}
 
 static u32 phys(const struct planner *pl, u32 cx, u32 cy)
 {
@@ -351,7 +341,9 @@ static int resolve_conflict(struct planner *pl, const struct header *h,
 		if (pl->group[d] != WC_FT_UNDETERMINED)
 			continue;
 		if (pl->o->strategy == WC_FT_STRATEGY1)
-			pl->group[d] = wc_ft_strategy1(rng_bit(pl));
+			pl->group[d] = wc_ft_strategy1(
+				wc_ft_rand_bit(pl->o->seed, phys(pl, h->x, h->y),
+					       pl->p->dst[d]));
 		else
 			pl->group[d] = wc_ft_strategy2(h->x, h->y, pl->cd[d].x,
 						       pl->cd[d].y,
@@ -548,7 +540,6 @@ int wc_ft_plan(const struct wc_faultinfo *fi, u32 src, const u32 *dst,
 	p->hops = calloc(caphops + 2 * ndst + 1, sizeof(*p->hops));
 	if (!p->hops)
 		goto out;
-	pl.rng = o->seed ? o->seed : 0x9e3779b97f4a7c15ull;
 	err = 0;
 	for (q = 0; q < WC_FT_NSUBNETS && !err; q++) {
 		pl.q = q;
@@ -603,6 +594,93 @@ void wc_ft_plan_free(struct wc_ft_plan *p)
 	free(p->hops);
 	free(p->sep);
 	memset(p, 0, sizeof(*p));
+}
+
+/* ------------------------------------------------------------ tables */
+
+/* Per subnetwork and node, the records of wc_fi_view(); copied if @recs. */
+static u32 ftm_recs(const struct wc_faultinfo *fi, struct wc_fi_record *scratch,
+		    struct wc_ft_rec *buf, u32 *off, struct wc_ft_rec *recs)
+{
+	u32 nn = fi->nnodes, q, n, nrec = 0;
+	struct wc_ft_view v;
+
+	for (q = 0; q < WC_FT_NSUBNETS; q++) {
+		for (n = 0; n < nn; n++) {
+			u32 cx, cy;
+
+			wc_ft_canon(q, fi->w, fi->h, wc_fi_x(fi, n),
+				    wc_fi_y(fi, n), &cx, &cy);
+			wc_fi_view(fi, q, cx, cy, scratch, buf, &v);
+			off[q * nn + n] = nrec;
+			if (recs)
+				memcpy(recs + nrec, v.recs,
+				       v.nrecs * sizeof(*recs));
+			nrec += v.nrecs;
+		}
+	}
+	off[WC_FT_NSUBNETS * nn] = nrec;
+	return nrec;
+}
+
+int wc_ftm_tables_build(const struct wc_faultinfo *fi, u32 strategy, u64 seed,
+			struct wc_ftm_tables *t)
+{
+	u32 nn = fi->nnodes, nb2 = 2 * fi->nblocks + 1, n, nrec;
+	struct wc_fi_record *scratch = calloc(nb2, sizeof(*scratch));
+	struct wc_ft_rec *buf = calloc(nb2, sizeof(*buf));
+	u8 *in_block = calloc(nn, 1);
+	u16 *safety = calloc(4 * (size_t)nn, sizeof(*safety));
+	u32 *off = calloc(WC_FT_NSUBNETS * (size_t)nn + 1, sizeof(*off));
+	struct wc_ft_rec *recs = NULL;
+
+	memset(t, 0, sizeof(*t));
+	if (!scratch || !buf || !in_block || !safety || !off)
+		goto nomem;
+	nrec = ftm_recs(fi, scratch, buf, off, NULL);
+	recs = calloc(nrec + 1, sizeof(*recs));
+	if (!recs)
+		goto nomem;
+	ftm_recs(fi, scratch, buf, off, recs);
+	for (n = 0; n < nn; n++) {
+		in_block[n] = wc_fi_in_block(fi, n);
+		safety[4 * n + 0] = fi->safety[n].e;
+		safety[4 * n + 1] = fi->safety[n].s;
+		safety[4 * n + 2] = fi->safety[n].w;
+		safety[4 * n + 3] = fi->safety[n].n;
+	}
+	free(scratch);
+	free(buf);
+	t->w = fi->w;
+	t->h = fi->h;
+	t->strategy = strategy;
+	t->seed = seed;
+	t->in_block = in_block;
+	t->safety = safety;
+	t->off = off;
+	t->recs = recs;
+	if (strategy < WC_FTM_STRATEGY_MIN || strategy > WC_FTM_STRATEGY_MAX) {
+		wc_ftm_tables_free(t);
+		return strategy == WC_FT_STRATEGY3 ? -EOPNOTSUPP : -EINVAL;
+	}
+	return 0;
+nomem:
+	free(scratch);
+	free(buf);
+	free(in_block);
+	free(safety);
+	free(off);
+	free(recs);
+	return -ENOMEM;
+}
+
+void wc_ftm_tables_free(struct wc_ftm_tables *t)
+{
+	free((void *)t->in_block);
+	free((void *)t->safety);
+	free((void *)t->off);
+	free((void *)t->recs);
+	memset(t, 0, sizeof(*t));
 }
 
 const char *wc_ft_dst_status_name(u32 status)

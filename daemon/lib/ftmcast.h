@@ -19,6 +19,7 @@
 #define WC_FTMCAST_H
 
 #include "faultinfo.h"
+#include "ft_mcast.h"
 
 struct wc_ft_pt {
 	u16 x, y;
@@ -128,6 +129,18 @@ int wc_ft_plan(const struct wc_faultinfo *fi, u32 src, const u32 *dst,
 	       u32 ndst, const struct wc_ft_plan_opts *o, struct wc_ft_plan *p,
 	       const char **why);
 void wc_ft_plan_free(struct wc_ft_plan *p);
+
+/*
+ * The routers' tables of the engine algorithm wc_algo_ftmesh
+ * (kmod/engine/ft_mcast.h) from @fi: per node its block membership, its
+ * safety vector and, per subnetwork, the records wc_fi_view() gives it.
+ * @strategy 1 or 2 (3 is per (source, group) planning, not a per-hop
+ * decision: -EOPNOTSUPP).  The arrays are owned by @t until
+ * wc_ftm_tables_free().
+ */
+int wc_ftm_tables_build(const struct wc_faultinfo *fi, u32 strategy, u64 seed,
+			struct wc_ftm_tables *t);
+void wc_ftm_tables_free(struct wc_ftm_tables *t);
 
 const char *wc_ft_dst_status_name(u32 status);
 const char *wc_ft_subnet_name(u32 subnet);

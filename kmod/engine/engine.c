@@ -347,6 +347,7 @@ void wc_engine_submit(struct wc_engine *e, struct wc_msg *m)
 	m->next_dst = 0;
 	m->worms_live = 0;
 	m->ndelivered = 0;
+	m->nlinks = 0;
 	m->fault_lost = 0;
 	m->faulted = false;
 	m->fault_port = 0;
@@ -1003,6 +1004,8 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 			k->node = c->node;
 		k->sibling = c->child;
 		c->child = (u32)(k - e->chan);
+		if (!o->consume)
+			w->msg->nlinks++;
 		if (w->msg->trace && !o->consume)
 			trace_link(e, w->msg->trace, k);
 	}

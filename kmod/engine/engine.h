@@ -109,6 +109,11 @@ struct wc_msg {
 	u32 worms_live;
 	u32 ndelivered;		/* destinations consumed (stray copies excluded) */
 	/*
+	 * Network channels the message's worms reserved: its traffic steps
+	 * (Wu and Chen), counted as they are reserved.
+	 */
+	u32 nlinks;
+	/*
 	 * Set before msg_done: destinations not reached because a branch of
 	 * the message was absorbed by a fault (Documentation/engine.rst,
 	 * "Faults"), 0 otherwise.

@@ -98,6 +98,30 @@ u32 wc_ft_strategy1(u32 random_bit)
 	return (random_bit & 1) ? WC_FT_YBOUND : WC_FT_XBOUND;
 }
 
+u32 wc_ft_rand_bit(u64 seed, u32 node, u32 dst)
+{
+	/* splitmix64 finaliser over the three inputs */
+	u64 z = seed + 0x9e3779b97f4a7c15ull * (((u64)node << 32 | dst) + 1);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return (u32)(z >> 40) & 1;
+}
+
+bool wc_ft_ext_safe(const u16 s[4], u32 sx, u32 sy, u32 dx, u32 dy)
+{
+	if (dx > sx && s[0] <= dx - sx)
+		return false;
+	if (dy < sy && s[1] <= sy - dy)
+		return false;
+	if (dx < sx && s[2] <= sx - dx)
+		return false;
+	if (dy > sy && s[3] <= dy - sy)
+		return false;
+	return true;
+}
+
 u32 wc_ft_strategy2(u32 ux, u32 uy, u32 dx, u32 dy, u32 tie)
 {
 	u32 xoff = dx - ux, yoff = dy - uy;

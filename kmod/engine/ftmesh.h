@@ -137,6 +137,21 @@ u32 wc_ft_state(bool any_xbound, bool any_ybound);
 u32 wc_ft_strategy1(u32 random_bit);
 
 /*
+ * Strategy 1's random bit for destination @dst at router @node: a hash of
+ * (@seed, @node, @dst), so that the offline planner and the routers (which
+ * must take the same decision on every retry of a blocked header) agree.
+ */
+u32 wc_ft_rand_bit(u64 seed, u32 node, u32 dst);
+
+/*
+ * Extended safety of a source at (sx, sy) with safety vector (E, S, W, N)
+ * = @s[0..3] to a destination at (dx, dy): no faulty block on the source's
+ * row up to the destination's column, nor on its column up to its row.
+ * Both nodes must be outside every faulty block (the caller checks).
+ */
+bool wc_ft_ext_safe(const u16 s[4], u32 sx, u32 sy, u32 dx, u32 dy);
+
+/*
  * Strategy 2 for an undetermined destination (dx, dy) at separating point
  * (ux, uy): the axis with the larger offset; a tie goes to @tie.
  */

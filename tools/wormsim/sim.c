@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ftmcast.h"
 #include "sim.h"
 #include "plans_table.h"
 #include "mcast_kind.h"
@@ -251,6 +252,7 @@ enum {
 	OPT_MULTICAST, OPT_RT_PAIR, OPT_RT_SEED, OPT_RT_TRIALS,
 	OPT_MCAST0, OPT_DRAWS, OPT_SEND_OVH, OPT_RECV_OVH, OPT_LINKS_JSON,
 	OPT_BCAST, OPT_SRC, OPT_FAULT_LINK, OPT_RANDOM_FAULTS, OPT_FAULT_INFO,
+	OPT_FT_STRATEGY, OPT_FT_DETOUR,
 };
 
 static const struct option long_opts[] = {
@@ -298,6 +300,8 @@ static const struct option long_opts[] = {
 	{ "fault-link", required_argument, NULL, OPT_FAULT_LINK },
 	{ "random-faults", required_argument, NULL, OPT_RANDOM_FAULTS },
 	{ "fault-info", required_argument, NULL, OPT_FAULT_INFO },
+	{ "ft-strategy", required_argument, NULL, OPT_FT_STRATEGY },
+	{ "ft-detour", no_argument, NULL, OPT_FT_DETOUR },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -354,7 +358,15 @@ void sim_usage(FILE *f)
 "                       ocms, otms: each multicast sent as the planner's\n"
 "                       optimal star (daemon/lib/pathplan.c), as the kernel\n"
 "                       sends wormcastd's plans; multiphase (--mcast0\n"
-"                       only): receivers send on, as unicast does there\n"
+"                       only): receivers send on, as unicast does there;\n"
+"                       ftmesh (2-D mesh, --vcs 4): Wu and Chen's fault-\n"
+"                       tolerant minimal multicast routed by the routers,\n"
+"                       unicast included, around faulty blocks\n"
+"  --ft-strategy N      ftmesh: Strategy 1 (random) or 2 (larger offset,\n"
+"                       default) at separating points\n"
+"  --ft-detour          ftmesh: a destination the source cannot reach\n"
+"                       minimally gets a unicast detour through a waypoint\n"
+"                       (needs --vcs 8) instead of being left out\n"
 "  --rt-pair PAIR       rt: average (default), best or path (the paper's\n"
 "                       Tarjan(average), Tarjan(best), Tarjan(path))\n"
 "  --rt-seed N          rt average/best: trial i uses random order N + i\n"
@@ -367,7 +379,7 @@ void sim_usage(FILE *f)
 "                       messages take the tree that avoids it (DSTM section 7,\n"
 "                       global information)\n"
 "  --random-faults N    two-tree schemes: N more faulty links drawn at random\n"
-"                       with --seed\n"
+"                       with --seed; ftmesh: N faulty nodes drawn with --seed\n"
 "  --fault-info MODE    global (default: the table carries the faults) or\n"
 "                       local (one faulty link; the sources know nothing, the\n"
 "                       router before the link consumes the message and\n"
@@ -456,7 +468,8 @@ struct raw_args {
 	const char *mcast0, *draws, *send_ovh, *recv_ovh;
 	const char *bcast, *src;
 	const char *fault_link[WORMCAST_TREES_MAX_FAULTS], *random_faults;
-	const char *fault_info;
+	const char *fault_info, *ft_strategy;
+	bool ft_detour;
 	u32 nfault_link;
 };
 
@@ -730,6 +743,38 @@ static int resolve_labels(struct sim_config *cfg, char *err, size_t len)
 	return 0;
 }
 
+/* --multicast ftmesh: the algorithm; its tables come with the faults. */
+static int resolve_ftmesh(const struct raw_args *a, struct sim_config *cfg,
+			  char *err, size_t len)
+{
+	const char *why = NULL;
+	u64 v = 2;
+
+	if (a->algo)
+		return errf(err, len, 1,
+			    "--algo and --multicast ftmesh are exclusive: ftmesh routes every message");
+	if (a->ft_strategy &&
+	    !parse_u64(a->ft_strategy, WC_FTM_STRATEGY_MIN, WC_FTM_STRATEGY_MAX, &v))
+		return errf(err, len, 1,
+			    "--ft-strategy: expected 1 or 2 (Strategy 3 plans per source and group, not per hop), got '%s'",
+			    a->ft_strategy);
+	if (cfg->mcast0 || cfg->bcast)
+		return errf(err, len, 1, "--multicast ftmesh goes with traffic runs");
+	if (a->ft_detour && cfg->params.vcs < WC_FTM_DETOUR_VCS)
+		return errf(err, len, 1,
+			    "--ft-detour needs --vcs %u (the detours' second leg on VC classes of their own)",
+			    WC_FTM_DETOUR_VCS);
+	cfg->ftmesh = true;
+	cfg->ft_detour = a->ft_detour;
+	cfg->ft_strategy = (u32)v;
+	cfg->algo = &wc_algo_ftmesh;
+	if (wc_algo_ftmesh.check(&cfg->topo, &cfg->params, &why))
+		return errf(err, len, 1, "--multicast ftmesh on %s: %s%s",
+			    wc_topo_kind_name(cfg->topo.kind), why,
+			    cfg->params.vcs < WC_FTM_MIN_VCS ? " (--vcs 4)" : "");
+	return 0;
+}
+
 static int resolve_algo(const struct raw_args *a, struct sim_config *cfg,
 			char *err, size_t len)
 {
@@ -740,6 +785,12 @@ static int resolve_algo(const struct raw_args *a, struct sim_config *cfg,
 
 	cfg->algo = NULL;
 	cfg->mcast_scheme = WORMCAST_MCAST_UNICAST;
+	if ((a->ft_strategy || a->ft_detour) &&
+	    !(a->multicast && !strcmp(a->multicast, "ftmesh")))
+		return errf(err, len, 1,
+			    "--ft-strategy and --ft-detour go with --multicast ftmesh");
+	if (a->multicast && !strcmp(a->multicast, "ftmesh"))
+		return resolve_ftmesh(a, cfg, err, len);
 	if (a->multicast && wc_mcast_scheme_parse(a->multicast, &cfg->mcast_scheme))
 		return errf(err, len, 1,
 			    "--multicast: expected unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms, otms, multiphase, dcf or edn, got '%s'",
@@ -976,6 +1027,18 @@ static int check_replication(struct sim_config *cfg, char *err, size_t len)
 {
 	u32 worm = sim_max_worm_flits(cfg);
 
+	if (cfg->ftmesh) {
+		/* one header flit per destination */
+		worm = (cfg->mcast_frac > 0 ? cfg->dsts_max : 1) +
+		       sim_msg_flits(cfg) + 1;
+		if (cfg->params.replication != WC_REPL_ASYNC ||
+		    cfg->params.buf_flits >= worm)
+			return 0;
+		return errf(err, len, 1,
+			    "--replication async with --multicast ftmesh needs buffers that hold a whole worm (%u flits), --buf-flits is %u%s",
+			    worm, cfg->params.buf_flits,
+			    worm > WC_MAX_BUF_FLITS ? " (the engine's most is 64)" : "");
+	}
 	bool tree = cfg->mcast_scheme == WORMCAST_MCAST_STAR_TREE ||
 		    !wc_label_scheme(cfg->mcast_scheme);
 
@@ -1013,6 +1076,61 @@ static int add_fault(struct sim_config *cfg, u32 a, u32 b)
 }
 
 /*
+ * --multicast ftmesh: --random-faults N faulty nodes drawn with --seed (a
+ * stream of their own), the fault information and the routers' tables of
+ * the daemon's library.
+ */
+static int resolve_ft_faults(const struct raw_args *a, struct sim_config *cfg,
+			     char *err, size_t len)
+{
+	const struct wc_topo *t = &cfg->topo;
+	struct wc_faultinfo fi;
+	const char *why = NULL;
+	struct sim_rng rng;
+	u8 *used;
+	u64 x = 0;
+	int ret;
+
+	if (a->nfault_link || a->fault_info)
+		return errf(err, len, 1,
+			    "--multicast ftmesh takes faulty nodes: --random-faults N");
+	if (a->random_faults &&
+	    !parse_u64(a->random_faults, 1, t->nnodes / 2, &x))
+		return errf(err, len, 1,
+			    "--random-faults: expected 1..%u faulty nodes, got '%s'",
+			    t->nnodes / 2, a->random_faults);
+	cfg->fault_nodes = calloc(x + 1, sizeof(u32));
+	used = calloc(t->nnodes, 1);
+	if (!cfg->fault_nodes || !used) {
+		free(used);
+		return errf(err, len, 1, "faulty nodes: out of memory");
+	}
+	sim_rng_seed(&rng, cfg->seed ^ 0x6661756c74ull);
+	while (cfg->nfault_nodes < x) {
+		u32 n = sim_rng_below(&rng, t->nnodes);
+
+		if (!used[n]) {
+			used[n] = 1;
+			cfg->fault_nodes[cfg->nfault_nodes++] = n;
+		}
+	}
+	free(used);
+	cfg->random_faults = cfg->nfault_nodes;
+	ret = wc_fi_build_topo(&fi, t, cfg->fault_nodes, cfg->nfault_nodes,
+			       NULL, 0, &why);
+	if (ret)
+		return errf(err, len, 1, "faulty nodes: %s",
+			    ret == -ENOMEM ? "out of memory" : why);
+	cfg->nft_blocks = fi.nblocks;
+	ret = wc_ftm_tables_build(&fi, cfg->ft_strategy, cfg->seed, &cfg->ftm);
+	wc_fi_free(&fi);
+	if (ret)
+		return errf(err, len, 1, "ftmesh tables: %s", strerror(-ret));
+	cfg->ftm.detour = cfg->ft_detour;
+	return 0;
+}
+
+/*
  * --fault-link A:B and --random-faults N: the faulty links into the table
  * with daemon/lib's call (wormcastd's), checked by building a tree set from
  * it as the kernel does; each run's engine fails them (sim_engine_faults()).
@@ -1028,6 +1146,8 @@ static int resolve_faults(const struct raw_args *a, struct sim_config *cfg,
 	u64 x, y;
 	int ret;
 
+	if (cfg->ftmesh)
+		return resolve_ft_faults(a, cfg, err, len);
 	if (a->fault_info && strcmp(a->fault_info, "global") &&
 	    strcmp(a->fault_info, "local"))
 		return errf(err, len, 1, "--fault-info: expected global or local, got '%s'",
@@ -1155,6 +1275,11 @@ int sim_engine_faults(const struct sim_config *cfg, struct wc_engine *e,
 	u32 i, a, pa, b, pb;
 	int err;
 
+	for (i = 0; i < cfg->nfault_nodes; i++) {
+		err = wc_engine_fault_node(e, cfg->fault_nodes[i], true, why);
+		if (err)
+			return err;
+	}
 	for (i = 0; i < cfg->nfaults; i++) {
 		wc_link_ends(&cfg->topo, cfg->fault_links[i], &a, &pa, &b, &pb);
 		/* two parallel links (a ring of 2) fail together */
@@ -1175,6 +1300,10 @@ void sim_config_free(struct sim_config *cfg)
 	free(cfg->table_global);
 	cfg->table_global = NULL;
 	cfg->table_global_len = 0;
+	free(cfg->fault_nodes);
+	cfg->fault_nodes = NULL;
+	cfg->nfault_nodes = 0;
+	wc_ftm_tables_free(&cfg->ftm);
 }
 
 const char *sim_scheme_label(const struct sim_config *cfg, char *buf,
@@ -1333,6 +1462,12 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 		case OPT_FAULT_INFO:
 			a.fault_info = optarg;
 			break;
+		case OPT_FT_STRATEGY:
+			a.ft_strategy = optarg;
+			break;
+		case OPT_FT_DETOUR:
+			a.ft_detour = true;
+			break;
 		case ':':
 			return errf(err, errlen, 2, "option '%s' needs an argument",
 				    argv[optind - 1]);
@@ -1483,6 +1618,7 @@ struct sim_msg {
 	u64 t_last;			/* our clock at the latest delivery */
 	u64 lat_max;			/* latency of the latest destination */
 	u32 ndsts, delivered;		/* destinations reached (once each) */
+	u32 uni_steps;			/* ftmesh: multiple unicast's traffic */
 	/* --fault-info local: the re-injected copy's original, and the
 	 * originals waiting for re-injection (at @reinject_at, on tree
 	 * @reinject_tree: wc_tree_local_reinject()) */
@@ -1644,8 +1780,14 @@ static void msg_finish(struct sim_state *st, struct sim_msg *sm)
 			st->outstanding--;
 			if (!complete)
 				st->res->lost++;	/* route error */
-			else
+			else if (sm->ndsts)	/* ftmesh: none reachable */
 				sim_hist_add(&st->lat[sm->cls], sm->lat_max);
+			if (complete && sm->ndsts && st->cfg->ftmesh &&
+			    sm->cls == SIM_MULTICAST) {
+				st->res->ft_mcasts++;
+				st->res->ft_links += sm->m->nlinks;
+				st->res->ft_unicast_steps += sm->uni_steps;
+			}
 		}
 	}
 	msg_unlink_free(st, sm);
@@ -1753,8 +1895,35 @@ static int sim_submit(struct sim_state *st, u32 src, const u32 *dsts, u32 nd,
 	sm->ndsts = nd;
 	for (i = 0; i < nd; i++)
 		wc_msg_add_dst(st->e, sm->m, dsts[i]);
+	if (cfg->ftmesh) {
+		/* the ones the source leaves out are the engine's fault_drops */
+		sm->ndsts = 0;
+		for (i = 0; i < nd; i++) {
+			u32 w;
+
+			if (wc_ftm_reachable(&cfg->ftm, src, dsts[i])) {
+				sm->ndsts++;
+				sm->uni_steps += wc_topo_distance(&cfg->topo,
+								  src, dsts[i]);
+				continue;
+			}
+			w = wc_ftm_waypoint(&cfg->ftm, src, dsts[i]);
+			if (w == U32_MAX)
+				continue;
+			/* a detour worm (--ft-detour): the same as unicast */
+			sm->ndsts++;
+			sm->uni_steps += wc_topo_distance(&cfg->topo, src, w) +
+					 wc_topo_distance(&cfg->topo, w, dsts[i]);
+			if (tagged)
+				st->res->ft_detoured++;
+		}
+		if (tagged)
+			st->res->ft_left_out += nd - sm->ndsts;
+		/* none reachable: finished (accepted) at its submission */
+		sm->t_last = sim_clock(st, wc_engine_now(st->e));
+	}
 	if (st->hdr_words)
-		sm->m->hdr_max = wc_algo_hdr_words(cfg->algo, sm->ndsts);
+		sm->m->hdr_max = wc_algo_hdr_words(cfg->algo, nd);
 	if (parent && st->hdr_words) {
 		/* a re-injection: on the tree wc_tree_local_reinject() named */
 		sm->m->hdr_preset = true;
@@ -1779,8 +1948,13 @@ static int sim_generate(struct sim_state *st, u64 now)
 {
 	const struct sim_config *cfg = st->cfg;
 	u32 nnodes = cfg->topo.nnodes;
-	u32 src = sim_rng_below(&st->rng, nnodes);
-	bool mcast = cfg->mcast_frac > 0 &&
+	u32 src = sim_rng_below(&st->rng, nnodes), k;
+	bool mcast;
+
+	/* ftmesh: a node inside a faulty block sends nothing */
+	for (k = 0; cfg->ftmesh && cfg->ftm.in_block[src] && k < 1000; k++)
+		src = sim_rng_below(&st->rng, nnodes);
+	mcast = cfg->mcast_frac > 0 &&
 		     sim_rng_uniform(&st->rng) < cfg->mcast_frac;
 	u32 i, nd, dst;
 
@@ -1931,6 +2105,8 @@ static int state_init(struct sim_state *st, const struct sim_config *cfg,
 		st->planner = sim_planner_new(cfg, st->labels, &err);
 		if (err)
 			return err;
+	} else if (cfg->ftmesh) {
+		st->tables = &cfg->ftm;
 	} else if (cfg->table) {
 		st->trees = st_tree_set(st, cfg->table, cfg->table_len, &err);
 		if (!st->trees)
@@ -2341,6 +2517,13 @@ static void print_faults(FILE *f, const struct sim_config *cfg)
 {
 	u32 i, a, pa, b, pb;
 
+	if (cfg->ftmesh) {
+		fprintf(f, "ftmesh:  Strategy %u, %u faulty node(s) drawn with seed %llu, %u faulty block(s), 4 subnetworks on VCs v %% 8 = q%s\n",
+			cfg->ft_strategy, cfg->nfault_nodes,
+			(unsigned long long)cfg->seed, cfg->nft_blocks,
+			cfg->ft_detour ? "; left-out destinations on a detour (VCs v %% 8 = 4 + q after the waypoint)" : "");
+		return;
+	}
 	if (!cfg->nfaults)
 		return;
 	fprintf(f, "faults:  %u faulty link(s)", cfg->nfaults);
@@ -2368,6 +2551,8 @@ static void print_trees(FILE *f, const struct sim_config *cfg)
 	const struct wc_trees_info *in = &cfg->trees_info;
 	const struct wc_trees_opts *o = &cfg->trees_opts;
 
+	if (cfg->ftmesh)
+		print_faults(f, cfg);
 	if (wc_mcast_builtin(cfg->mcast_scheme))
 		return;
 	if (wc_label_scheme(cfg->mcast_scheme)) {
@@ -2515,6 +2700,12 @@ void sim_print_summary(FILE *f, const struct sim_config *cfg,
 		if (r->plan_fallback)
 			fprintf(f, " %llu multicasts without a plan (dual-path)",
 				(unsigned long long)r->plan_fallback);
+		if (cfg->ftmesh)
+			fprintf(f, " traffic %.2f steps/multicast (multiple unicast %.2f), %llu destinations left out, %llu on a detour",
+				r->ft_mcasts ? (double)r->ft_links / r->ft_mcasts : 0.0,
+				r->ft_mcasts ? (double)r->ft_unicast_steps / r->ft_mcasts : 0.0,
+				(unsigned long long)r->ft_left_out,
+				(unsigned long long)r->ft_detoured);
 		fputc('\n', f);
 	}
 	print_saturation(f, cfg, sw);
@@ -2648,6 +2839,7 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			   "\"hops_mean\":%.4f,\"tagged\":%llu,\"incomplete\":%llu,\"lost\":%llu,\"misdelivered\":%llu,\"reinjected\":%llu,"
 			   "\"unstable\":%s,\"saturated\":%s,\"deadlocks\":%llu,\"route_errors\":%llu,"
 			   "\"plan_fallback\":%llu,\"cycles_total\":%llu,\"flit_hops_total\":%llu,\"mem_peak_bytes\":%llu,"
+			   "\"ft_left_out\":%llu,\"ft_detoured\":%llu,\"ft_mcasts\":%llu,\"ft_links\":%llu,\"ft_unicast_steps\":%llu,"
 			   "\"watchdog_dump\":",
 			r->lat_mean, r->lat_ratio,
 			r->link_util_mean, r->link_util_max, r->hops_mean,
@@ -2663,7 +2855,12 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			(unsigned long long)r->plan_fallback,
 			(unsigned long long)r->cycles_total,
 			(unsigned long long)r->flit_hops_total,
-			(unsigned long long)r->mem_peak);
+			(unsigned long long)r->mem_peak,
+			(unsigned long long)r->ft_left_out,
+			(unsigned long long)r->ft_detoured,
+			(unsigned long long)r->ft_mcasts,
+			(unsigned long long)r->ft_links,
+			(unsigned long long)r->ft_unicast_steps);
 		if (r->dump[0])
 			json_string(f, r->dump);
 		else

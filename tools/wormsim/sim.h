@@ -25,6 +25,7 @@
 #include "pathplan.h"
 #include "plans.h"
 #include "dcf.h"
+#include "ft_mcast.h"
 
 /* ---------------------------------------------------------------- PRNG */
 
@@ -132,6 +133,19 @@ struct sim_config {
 	bool fault_local;
 	void *table_global;
 	size_t table_global_len;
+	/*
+	 * --multicast ftmesh: Wu and Chen's fault-tolerant minimal multicast
+	 * (wc_algo_ftmesh, Strategy --ft-strategy) on a 2-D mesh.  Under it
+	 * --random-faults N draws N faulty nodes (the paper's fault model):
+	 * @ftm holds the routers' tables the daemon's library builds from
+	 * them (wc_ftm_tables_build()), and every run's engine has the
+	 * nodes failed, so a worm that touched one would be absorbed.
+	 */
+	bool ftmesh, ft_detour;
+	u32 ft_strategy;
+	u32 nfault_nodes, nft_blocks;
+	u32 *fault_nodes;
+	struct wc_ftm_tables ftm;
 	/* Offered load: data flits generated per node per cycle. */
 	double load;
 	u32 msg_bytes;
@@ -227,6 +241,15 @@ struct sim_result {
 	 * no destination of the message, or a second time (all the run) */
 	u64 misdelivered;
 	u64 reinjected;			/* --fault-info local: re-injections */
+	/*
+	 * --multicast ftmesh, measured messages: destinations the source
+	 * cannot reach minimally (left out, in the engine's fault_drops),
+	 * and of the multicasts that reached every other destination the
+	 * traffic steps (links their worms reserved) against those of
+	 * multiple unicast to the same destinations.
+	 */
+	u64 ft_left_out, ft_detoured;	/* --ft-detour: sent on a detour */
+	u64 ft_mcasts, ft_links, ft_unicast_steps;
 	/* ocms/otms: multicasts sent by dual-path (no plan), all the run */
 	u64 plan_fallback;
 	/* incomplete, or accepted < 95% of offered: the queues grow */
