@@ -1426,7 +1426,7 @@ SOURCE_MUTATIONS = [
      'case WORMCAST_A_TABLE_DATA:\n\t\t\tattr_bytes(a, &p, &len);',
      'case WORMCAST_A_TABLE_DATA:\n\t\t\tattr_u32(a, &len);'),
     ('a uapi struct member of another width', UAPI, '\t__u32 nfaults;', '\t__u16 nfaults;'),
-    ('a uapi define changed (hex)', UAPI, '0xff', '0xfe'),
+    ('a uapi define changed (hex)', UAPI, 'WORMCAST_NO_PORT\t\t0xff', 'WORMCAST_NO_PORT\t\t0xfe'),
     ('a parameter put with the wrong width in both replies', KPARAMS,
      '{ WORMCAST_PARAM_VCS, IFLA_WORMCAST_VCS, NLA_U32 }',
      '{ WORMCAST_PARAM_VCS, IFLA_WORMCAST_VCS, NLA_U8 }'),

@@ -33,6 +33,7 @@ static const char *const wc_mcast_scheme_names[] = {
 	[WORMCAST_MCAST_MULTIPHASE] = "multiphase",
 	[WORMCAST_MCAST_DCF] = "dcf",
 	[WORMCAST_MCAST_EDN] = "edn",
+	[WORMCAST_MCAST_FTMESH] = "ftmesh",
 };
 
 _Static_assert(sizeof(wc_mcast_scheme_names) / sizeof(wc_mcast_scheme_names[0]) ==

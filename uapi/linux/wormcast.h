@@ -53,6 +53,9 @@ enum wormcast_mcast_scheme {
 					 * send on (bcast table); multicast as unicast */
 	WORMCAST_MCAST_EDN,		/* broadcast: the EDN baseline's schedule;
 					 * otherwise as dcf */
+	WORMCAST_MCAST_FTMESH,		/* 2-D meshes: fault-tolerant minimal
+					 * multicast around faulty blocks (ftmesh
+					 * table) */
 	__WORMCAST_MCAST_MAX,
 };
 #define WORMCAST_MCAST_MAX (__WORMCAST_MCAST_MAX - 1)
@@ -382,6 +385,7 @@ enum wormcast_table_kind {
 	WORMCAST_TABLE_LABELS,		/* struct wormcast_labels: Hamiltonian labels */
 	WORMCAST_TABLE_PLANS,		/* struct wormcast_plans: ocms/otms plans */
 	WORMCAST_TABLE_BCAST,		/* struct wormcast_bcast: dcf/edn schedule */
+	WORMCAST_TABLE_FTMESH,		/* struct wormcast_ftmesh: fault blocks */
 	__WORMCAST_TABLE_MAX,
 };
 #define WORMCAST_TABLE_MAX (__WORMCAST_TABLE_MAX - 1)
@@ -499,6 +503,58 @@ struct wormcast_bcast_send {
 	__u32 step;			/* 1 .. WORMCAST_BCAST_MAX_STEPS */
 	__u32 from;			/* sender's offset from the source */
 	__u32 to;			/* receiver's offset */
+};
+
+/*
+ * WORMCAST_TABLE_FTMESH: the fault information of the ftmesh scheme on a
+ * 2-D mesh (the safety-level paper; Documentation/faults.rst, "ftmesh in
+ * the kernel"): after the header, @nblocks struct wormcast_ftmesh_block
+ * (the faulty blocks, physical coordinates, node id = x + w * y), @nnodes
+ * struct wormcast_ftmesh_safety (each node's safety vector), the u32
+ * record offsets rec_off[4 * nnodes + 1] (node n of subnetwork q holds
+ * records rec_off[q * nnodes + n] .. rec_off[q * nnodes + n + 1] - 1),
+ * then @nrecs struct wormcast_ftmesh_rec.  Subnetworks q: 0 +X+Y, 1 +X-Y,
+ * 2 -X+Y, 3 -X-Y; a record's line is read in q's canonical frame, where
+ * the subnetwork travels +X and +Y.
+ */
+#define WORMCAST_FTMESH_MAX_BLOCKS	65536	/* blocks in a table */
+#define WORMCAST_FTMESH_SUBNETS		4
+#define WORMCAST_FTMESH_F_DETOUR	0x1	/* left-out destinations: a
+						 * detour worm (8 VCs) */
+#define WORMCAST_FTMESH_SAFETY_INF	0xffff	/* no block that way */
+
+struct wormcast_ftmesh {
+	__u32 nnodes;			/* the fabric's: w * h */
+	__u32 strategy;			/* 1 or 2 (the paper's Strategies) */
+	__u32 flags;			/* WORMCAST_FTMESH_F_* */
+	__u32 nblocks;
+	__u32 nrecs;
+	__u32 reserved;			/* 0 */
+	__u64 seed;			/* Strategy 1's random bits */
+};
+
+/* A faulty block: the rectangle x0..x1, y0..y1, bounds included. */
+struct wormcast_ftmesh_block {
+	__u16 x0;
+	__u16 y0;
+	__u16 x1;
+	__u16 y1;
+};
+
+/* Hops to the closest block east (+X), south (-Y), west, north; 0 inside. */
+struct wormcast_ftmesh_safety {
+	__u16 e;
+	__u16 s;
+	__u16 w;
+	__u16 n;
+};
+
+/* A block record held by a router: which block, on which adjacent line. */
+struct wormcast_ftmesh_rec {
+	__u32 block;			/* index into the blocks */
+	__u8 line;			/* 1: L1 (row below, west part),
+					 * 2: L3 (column left, south part) */
+	__u8 reserved[3];		/* 0 */
 };
 
 /*
