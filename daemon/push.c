@@ -9,13 +9,27 @@
 #include "push.h"
 #include "mcast_kind.h"
 
+uint32_t wcd_table_kind(uint32_t scheme)
+{
+	/* kmod/engine/mcast_kind.h gains ftmesh with the kernel side */
+	if (scheme == WORMCAST_MCAST_FTMESH)
+		return WORMCAST_TABLE_FTMESH;
+	return wc_mcast_table_kind(scheme);
+}
+
+bool wcd_kind_has_scheme(uint32_t kind)
+{
+	return kind == WORMCAST_TABLE_TREES || kind == WORMCAST_TABLE_LABELS ||
+	       kind == WORMCAST_TABLE_BCAST;
+}
+
 enum wcd_action wcd_decide(const struct wcd_fabric_view *v)
 {
 	uint32_t kind, i;
 
 	if (!v->has_scheme)
 		return WCD_NO_SCHEME;
-	kind = wc_mcast_table_kind(v->scheme);
+	kind = wcd_table_kind(v->scheme);
 	if (!kind)
 		return WCD_UNICAST;
 	for (i = 0; i < v->ntables; i++) {
@@ -112,14 +126,15 @@ int wcd_sync_fabric(const struct wcd_sync_ops *ops, void *ctx,
 
 	memset(res, 0, sizeof(*res));
 	for (;;) {
+		uint32_t kind = wcd_table_kind(v->scheme);
 		double t0;
 
 		res->action = wcd_decide(v);
 		res->scheme = v->scheme;
 		res->gen = v->gen;
-		if (res->action == WCD_READ_SCHEME) {
-			uint32_t kind = wc_mcast_table_kind(v->scheme);
-
+		if (res->action != WCD_PUSH && res->action != WCD_READ_SCHEME)
+			break;
+		if (res->action == WCD_READ_SCHEME && wcd_kind_has_scheme(kind)) {
 			err = ops->read_table_scheme(ctx, v, kind);
 			if (err) {
 				res->stage = "TABLE_GET";
@@ -133,9 +148,7 @@ int wcd_sync_fabric(const struct wcd_sync_ops *ops, void *ctx,
 			}
 			continue;
 		}
-		if (res->action != WCD_PUSH)
-			break;
-		if (res->attempts >= tries) {
+		if (res->action == WCD_PUSH && res->attempts >= tries) {
 			err = -EAGAIN;
 			break;
 		}
@@ -153,12 +166,30 @@ int wcd_sync_fabric(const struct wcd_sync_ops *ops, void *ctx,
 			have_table = true;
 			table_scheme = v->scheme;
 		}
+		if (res->action == WCD_READ_SCHEME) {
+			/* no scheme word: the kernel's bytes against ours */
+			void *theirs = NULL;
+			size_t tlen = 0;
+
+			err = ops->read_table(ctx, v, kind, &theirs, &tlen);
+			if (err) {
+				res->stage = "TABLE_GET";
+				break;
+			}
+			res->compared = true;
+			res->adopted = tlen == len && !memcmp(theirs, table, len);
+			free(theirs);
+			v->table_scheme_known = true;
+			v->table_kind = kind;
+			v->table_scheme = res->adopted ? v->scheme : UINT32_MAX;
+			continue;
+		}
+		res->adopted = false;
 		res->attempts++;
 		res->bytes = len;
 		t0 = now_ms();
-		err = wcd_push_table(&ops->push, ctx,
-				     wc_mcast_table_kind(table_scheme), table,
-				     len, v->gen, chunk_max, &res->gen,
+		err = wcd_push_table(&ops->push, ctx, wcd_table_kind(table_scheme),
+				     table, len, v->gen, chunk_max, &res->gen,
 				     &res->stage);
 		res->push_ms = now_ms() - t0;
 		if (!err)

@@ -26,6 +26,7 @@ struct wcd_fabric_view {
 	uint32_t ifindex;
 	char name[64];
 	uint32_t topology, ndims, dims[3], nnodes;
+	uint32_t vcs;		/* WORMCAST_PARAM_VCS, 0 if not reported */
 	bool has_scheme;	/* WORMCAST_PARAM_MULTICAST present */
 	uint32_t scheme;
 	uint32_t gen;		/* WORMCAST_A_TABLE_GEN */
@@ -33,7 +34,10 @@ struct wcd_fabric_view {
 	struct wcd_table_info tables[WCD_MAX_TABLES];
 	bool table_scheme_known;	/* filled from a table's bytes: */
 	uint32_t table_kind;		/* the table read */
-	uint32_t table_scheme;		/* the scheme it starts with */
+	uint32_t table_scheme;		/* the scheme it starts with (a kind
+					 * without one, wcd_kind_has_scheme():
+					 * the scheme if its bytes are those
+					 * computed, else UINT32_MAX) */
 	bool stale;		/* the current table was computed with options
 				 * that a reloaded configuration changed */
 };
@@ -45,6 +49,19 @@ enum wcd_action {
 	WCD_READ_SCHEME,	/* a current table of the scheme's kind: read its scheme first */
 	WCD_PUSH,
 };
+
+/*
+ * The table kind wormcastd computes for @scheme: wc_mcast_table_kind()'s,
+ * and WORMCAST_TABLE_FTMESH for ftmesh; 0 for a built-in scheme.
+ */
+uint32_t wcd_table_kind(uint32_t scheme);
+
+/*
+ * Whether a table of @kind starts with its scheme (trees, labels, bcast).
+ * A table of another kind (ftmesh, one scheme) is compared byte for byte
+ * with the table computed instead (wcd_sync_ops.read_table).
+ */
+bool wcd_kind_has_scheme(uint32_t kind);
 
 enum wcd_action wcd_decide(const struct wcd_fabric_view *v);
 const char *wcd_action_name(enum wcd_action a);
@@ -81,6 +98,12 @@ struct wcd_sync_ops {
 	/* The table of @scheme for @v's topology (malloc'ed). */
 	int (*compute)(void *ctx, const struct wcd_fabric_view *v,
 		       uint32_t scheme, void **table, size_t *len);
+	/*
+	 * The fabric's whole current table of @kind (malloc'ed; *@len 0 and
+	 * *@table NULL when it has none), for kinds without a scheme word.
+	 */
+	int (*read_table)(void *ctx, const struct wcd_fabric_view *v,
+			  uint32_t kind, void **table, size_t *len);
 };
 
 struct wcd_sync_result {
@@ -93,12 +116,16 @@ struct wcd_sync_result {
 	double push_ms;		/* the last transaction */
 	const char *stage;	/* failing step, or NULL */
 	int err;		/* 0, or the failing step's error */
+	bool compared;		/* the kernel's table was read and compared */
+	bool adopted;		/* ... and held the bytes computed: kept */
 };
 
 /*
  * Bring one fabric up to date: decide from @v (already read), read the
- * scheme of the table of its scheme's kind when needed, compute and push
- * (a TREES or a LABELS table, wc_mcast_table_kind()); when a step fails
+ * scheme of the table of its scheme's kind when needed (or, for a kind
+ * without one, compute the table and compare it with the kernel's: equal
+ * is up to date), compute and push (the kind of wcd_table_kind()); when a
+ * step fails
  * with -EAGAIN (the generation moved), re-read the fabric and start again,
  * at most @tries transactions in all.  Returns 0 (nothing to do, or
  * pushed) or the last error; @res says what happened.

@@ -107,3 +107,27 @@ int wc_ftm_table_build(const struct wc_faultinfo *fi, u32 strategy, u64 seed,
 	*len = size;
 	return 0;
 }
+
+int wc_ftm_table_from_faults(const struct wc_topo *t, const u32 *nodes,
+			     u32 nnodes, const u32 (*links)[2], u32 nlinks,
+			     u32 strategy, u64 seed, bool detour, void **bytes,
+			     size_t *len, u32 *nblocks, const char **why)
+{
+	struct wc_faultinfo fi;
+	int err;
+
+	*bytes = NULL;
+	*len = 0;
+	if (t->kind != WC_TOPO_MESH || t->ndims != 2) {
+		*why = "ftmesh needs a 2-D mesh";
+		return -EINVAL;
+	}
+	err = wc_fi_build_topo(&fi, t, nodes, nnodes, links, nlinks, why);
+	if (err)
+		return err;
+	err = wc_ftm_table_build(&fi, strategy, seed, detour, bytes, len, why);
+	if (!err && nblocks)
+		*nblocks = fi.nblocks;
+	wc_fi_free(&fi);
+	return err;
+}

@@ -38,4 +38,16 @@ int wc_ftm_table_build(const struct wc_faultinfo *fi, u32 strategy, u64 seed,
 		       bool detour, void **bytes, size_t *len,
 		       const char **why);
 
+/*
+ * The table of a 2-D mesh @t with faulty nodes @nodes and faulty links
+ * @links (pairs of adjacent node ids; wc_fi_build_topo()): what wormcastd
+ * pushes for an ftmesh fabric.  *@nblocks (may be NULL) gets the number
+ * of faulty blocks.  Returns as wc_ftm_table_build(), and -EINVAL with
+ * *@why for a topology that is not a 2-D mesh or bad faults.
+ */
+int wc_ftm_table_from_faults(const struct wc_topo *t, const u32 *nodes,
+			     u32 nnodes, const u32 (*links)[2], u32 nlinks,
+			     u32 strategy, u64 seed, bool detour, void **bytes,
+			     size_t *len, u32 *nblocks, const char **why);
+
 #endif /* WC_FTM_TABLE_H */

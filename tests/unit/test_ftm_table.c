@@ -17,96 +17,32 @@
 #include "testutil.h"
 #include "ftm_table.h"
 #include "ftmcast.h"
+#include "ftm_decode.h"
 
 static u64 rng_state = 0x9e3779b97f4a7c15ull;
-
-/* The table's parts, decoded by hand from the uapi's layout. */
-struct decoded {
-	struct wormcast_ftmesh h;
-	const struct wormcast_ftmesh_block *blocks;
-	const struct wormcast_ftmesh_safety *safety;
-	const u32 *rec_off;
-	const struct wormcast_ftmesh_rec *recs;
-};
-
-static bool decode(const void *bytes, size_t len, struct decoded *d)
-{
-	const unsigned char *p = bytes;
-	size_t at = sizeof(d->h);
-
-	if (len < sizeof(d->h))
-		return false;
-	memcpy(&d->h, p, sizeof(d->h));
-	d->blocks = (const void *)(p + at);
-	at += 8 * (size_t)d->h.nblocks;
-	d->safety = (const void *)(p + at);
-	at += 8 * (size_t)d->h.nnodes;
-	d->rec_off = (const void *)(p + at);
-	at += 4 * (4 * (size_t)d->h.nnodes + 1);
-	d->recs = (const void *)(p + at);
-	at += 8 * (size_t)d->h.nrecs;
-	return at == len;
-}
 
 /* Every comparison for one fault set; returns the number of mismatches. */
 static u32 check(const struct wc_faultinfo *fi, u32 strategy, u64 seed,
 		 bool detour, const char *what)
 {
-	struct wc_fi_record *want = calloc(2 * fi->nblocks + 1, sizeof(*want));
 	struct wc_ftm_tables et;
-	struct decoded d;
+	struct ftm_decoded d;
 	void *bytes = NULL, *again = NULL;
 	size_t len = 0, len2 = 0;
 	const char *why = NULL;
-	u32 bad = 0, n, q, b, i;
+	u32 bad = 0, n, q, i;
 
 	if (wc_ftm_table_build(fi, strategy, seed, detour, &bytes, &len, &why) ||
-	    !decode(bytes, len, &d)) {
+	    !ftm_decode(bytes, len, &d)) {
 		diag("%s: build or decode failed (%s)", what, why ? why : "size");
-		free(want);
 		free(bytes);
 		return 1;
 	}
-	if (d.h.nnodes != fi->nnodes || d.h.strategy != strategy ||
+	if (d.h.strategy != strategy || d.h.seed != seed ||
 	    d.h.flags != (detour ? WORMCAST_FTMESH_F_DETOUR : 0u) ||
-	    d.h.nblocks != fi->nblocks || d.h.reserved || d.h.seed != seed ||
 	    len != wc_ftm_table_size(fi->nnodes, fi->nblocks, d.h.nrecs))
 		bad++, diag("%s: header", what);
-	for (b = 0; b < fi->nblocks; b++)
-		if (d.blocks[b].x0 != fi->blocks[b].x0 ||
-		    d.blocks[b].y0 != fi->blocks[b].y0 ||
-		    d.blocks[b].x1 != fi->blocks[b].x1 ||
-		    d.blocks[b].y1 != fi->blocks[b].y1)
-			bad++, diag("%s: block %u", what, b);
-	for (n = 0; n < fi->nnodes; n++) {
-		const struct wormcast_ftmesh_safety *s = &d.safety[n];
-
-		if (s->e != fi->safety[n].e || s->s != fi->safety[n].s ||
-		    s->w != fi->safety[n].w || s->n != fi->safety[n].n)
-			bad++, diag("%s: safety of node %u", what, n);
-	}
-	if (d.rec_off[0] || d.rec_off[4 * fi->nnodes] != d.h.nrecs)
-		bad++, diag("%s: offsets do not span the records", what);
-	/* per subnetwork and node: wc_fi_records(), in its order */
-	for (q = 0; q < 4 && !bad; q++)
-		for (n = 0; n < fi->nnodes; n++) {
-			u32 lo = d.rec_off[q * fi->nnodes + n];
-			u32 hi = d.rec_off[q * fi->nnodes + n + 1];
-			u32 cnt = wc_fi_records(fi, n, q, want, 2 * fi->nblocks + 1);
-
-			if (hi < lo || hi - lo != cnt) {
-				bad++, diag("%s: subnetwork %u node %u: %u records, want %u",
-					    what, q, n, hi - lo, cnt);
-				break;
-			}
-			for (i = 0; i < cnt; i++) {
-				const struct wormcast_ftmesh_rec *r = &d.recs[lo + i];
-
-				if (r->block != want[i].block || r->line != want[i].line ||
-				    r->reserved[0] || r->reserved[1] || r->reserved[2])
-					bad++, diag("%s: q %u node %u record %u", what, q, n, i);
-			}
-		}
+	bad += ftm_check_fi(&d, fi, what);
 	/* the engine's tables: the same offsets, canonical blocks, safety */
 	if (wc_ftm_tables_build(fi, strategy, seed, &et)) {
 		bad++, diag("%s: wc_ftm_tables_build", what);
@@ -147,7 +83,6 @@ static u32 check(const struct wc_faultinfo *fi, u32 strategy, u64 seed,
 		bad++, diag("%s: a second build differs", what);
 	free(again);
 	free(bytes);
-	free(want);
 	return bad;
 }
 
@@ -202,12 +137,12 @@ static void test_edges(void)
 	void *bytes = NULL;
 	size_t len = 0;
 	const char *why = NULL;
-	struct decoded d;
+	struct ftm_decoded d;
 	int err;
 
 	wc_fi_build(&fi, 20, 20, NULL, 0, NULL, 0, NULL);
 	err = wc_ftm_table_build(&fi, 2, 0, false, &bytes, &len, &why);
-	err = err ? err : decode(bytes, len, &d) ? 0 : -EPROTO;
+	err = err ? err : ftm_decode(bytes, len, &d) ? 0 : -EPROTO;
 	ok(!err && !d.h.nblocks && !d.h.nrecs &&
 	   len == 32 + 8 * 400 + 4 * 1601 && d.safety[0].e == WORMCAST_FTMESH_SAFETY_INF &&
 	   !check(&fi, 2, 0, false, "fault-free"),
@@ -218,7 +153,7 @@ static void test_edges(void)
 	/* the paper's example: blocks {(1,1)-(2,2)} and {(4,2)} */
 	wc_fi_build(&fi, 20, 20, paper, 3, NULL, 0, NULL);
 	err = wc_ftm_table_build(&fi, 1, 42, true, &bytes, &len, &why);
-	err = err ? err : decode(bytes, len, &d) ? 0 : -EPROTO;
+	err = err ? err : ftm_decode(bytes, len, &d) ? 0 : -EPROTO;
 	ok(!err && d.h.nblocks == 2 && d.h.nrecs &&
 	   d.h.flags == WORMCAST_FTMESH_F_DETOUR && d.h.strategy == 1 && d.h.seed == 42 &&
 	   d.safety[0 + 20 * 1].e == 1 && d.safety[1 + 20 * 1].e == 0 &&
