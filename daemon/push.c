@@ -50,6 +50,79 @@ enum wcd_action wcd_decide(const struct wcd_fabric_view *v)
 	return WCD_PUSH;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort @v and drop repeats; the new count. */
+static uint32_t sort_unique(uint32_t *v, uint32_t n)
+{
+	uint32_t i, k = 0;
+
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u32);
+	for (i = 0; i < n; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return k;
+}
+
+/* Replace *@have (*@nhave ids) by *@got; whether the set changed. */
+static bool replace_set(uint32_t **have, uint32_t *nhave, uint32_t **got,
+			uint32_t ngot)
+{
+	bool changed;
+
+	ngot = sort_unique(*got, ngot);
+	changed = ngot != *nhave ||
+		  (ngot && memcmp(*have, *got, ngot * sizeof(**got)));
+	free(*have);
+	*have = *got;
+	*got = NULL;
+	*nhave = ngot;
+	return changed;
+}
+
+void wcd_faults_update(struct wcd_faults *f, uint32_t **links,
+		       uint32_t nlinks, uint32_t **nodes, uint32_t nnodes)
+{
+	bool links_changed = replace_set(&f->links, &f->nlinks, links, nlinks);
+	bool nodes_changed = replace_set(&f->nodes, &f->nnodes, nodes, nnodes);
+
+	if (!f->known || links_changed)
+		f->links_seq++;
+	if (!f->known || links_changed || nodes_changed)
+		f->seq++;
+	f->known = true;
+	f->dirty = false;
+}
+
+void wcd_faults_free(struct wcd_faults *f)
+{
+	free(f->links);
+	free(f->nodes);
+	memset(f, 0, sizeof(*f));
+}
+
+bool wcd_follows_faults(uint32_t scheme)
+{
+	return wc_mcast_two_trees(scheme) || scheme == WORMCAST_MCAST_FTMESH;
+}
+
+bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,
+		      uint32_t pushed_seq, uint32_t pushed_links_seq)
+{
+	if (!wcd_follows_faults(scheme) || !f->known)
+		return false;
+	if (wc_mcast_two_trees(scheme))
+		return ours ? pushed_links_seq != f->links_seq : f->nlinks != 0;
+	return !ours || pushed_seq != f->seq;
+}
+
 const char *wcd_action_name(enum wcd_action a)
 {
 	switch (a) {

@@ -64,6 +64,41 @@ uint32_t wcd_table_kind(uint32_t scheme);
 bool wcd_kind_has_scheme(uint32_t kind);
 
 enum wcd_action wcd_decide(const struct wcd_fabric_view *v);
+
+/*
+ * A fabric's live faults as wormcastd keeps them (FAULT_GET): faulty links
+ * as link ids, faulty nodes as node ids, each sorted and once; @seq counts
+ * changes of the set, @links_seq changes of the links alone (a trees
+ * table carries links only).
+ */
+struct wcd_faults {
+	bool known;		/* read at least once */
+	bool dirty;		/* an event said they changed: read again */
+	uint64_t event_ms;	/* first event of the burst (monotonic) */
+	uint32_t seq, links_seq;
+	uint32_t nlinks, nnodes;
+	uint32_t *links, *nodes;	/* malloc'ed */
+};
+
+/*
+ * Replace the set by *@links and *@nodes (malloc'ed, taken over: set to
+ * NULL; sorted and made unique here), counting the change; known, not
+ * dirty.
+ */
+void wcd_faults_update(struct wcd_faults *f, uint32_t **links,
+		       uint32_t nlinks, uint32_t **nodes, uint32_t nnodes);
+void wcd_faults_free(struct wcd_faults *f);
+
+/* The schemes whose tables depend on the faults (two-tree, ftmesh). */
+bool wcd_follows_faults(uint32_t scheme);
+
+/*
+ * Whether the table of @scheme lacks the current faults: @ours says that
+ * it is a table we computed when the counters were @pushed_seq and
+ * @pushed_links_seq; a table someone else pushed counts as carrying none.
+ */
+bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,
+		      uint32_t pushed_seq, uint32_t pushed_links_seq);
 const char *wcd_action_name(enum wcd_action a);
 
 /* The transaction's steps; each returns 0 or a negative errno. */

@@ -109,18 +109,8 @@ struct fabric_mem {
 	/* ocms/otms, lazy: the sources the kernel reported, per group */
 	struct wcd_senders *senders;
 	uint32_t nsenders;
-	/*
-	 * Live faults from FAULT_GET, sorted, each once: links as link ids
-	 * (wc_link_id()), nodes as node ids (malloc'ed).
-	 */
-	bool faults_known;	/* read at least once */
-	bool faults_dirty;	/* an event said they changed: read again */
-	uint64_t faults_event_ms;	/* first event of the burst (mono) */
-	uint32_t faults_seq;	/* counts changes of the set */
-	uint32_t links_seq;	/* counts changes of the links */
+	struct wcd_faults faults;	/* live faults, from FAULT_GET */
 	uint32_t failed_faults_seq;
-	uint32_t nfault_links, nfault_nodes;
-	uint32_t *fault_links, *fault_nodes;
 	/* the faults the table we pushed (pushed_gen) was computed from */
 	uint32_t pushed_faults_seq, pushed_links_seq;
 	struct wcd_ftm_opts pushed_ftm;	/* ftmesh: detour resolved (0/1) */
@@ -766,21 +756,21 @@ static int compute_ftmesh(struct sync_ctx *sc, const struct wc_topo *t,
 	uint32_t (*links)[2] = NULL, i, pa, pb;
 	int err;
 
-	if (!m || !m->faults_known) {
+	if (!m || !m->faults.known) {
 		sc->why = "the fabric's faults are not known";
 		return -EAGAIN;
 	}
-	if (m->nfault_links) {
-		links = calloc(m->nfault_links, sizeof(*links));
+	if (m->faults.nlinks) {
+		links = calloc(m->faults.nlinks, sizeof(*links));
 		if (!links)
 			return -ENOMEM;
 	}
-	for (i = 0; i < m->nfault_links; i++)
-		wc_link_ends(t, m->fault_links[i], &links[i][0], &pa,
+	for (i = 0; i < m->faults.nlinks; i++)
+		wc_link_ends(t, m->faults.links[i], &links[i][0], &pa,
 			     &links[i][1], &pb);
-	err = wc_ftm_table_from_faults(t, m->fault_nodes, m->nfault_nodes,
+	err = wc_ftm_table_from_faults(t, m->faults.nodes, m->faults.nnodes,
 				       (const uint32_t (*)[2])links,
-				       m->nfault_links, sc->ftm.strategy,
+				       m->faults.nlinks, sc->ftm.strategy,
 				       sc->opts.seed, sc->ftm.detour, table,
 				       len, &sc->ftm_blocks, &sc->why);
 	free(links);
@@ -892,44 +882,9 @@ static int faults_cb(struct nlmsghdr *nlh, void *arg)
 	return NL_OK;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sort @v and drop repeats; the new count. */
-static uint32_t sort_unique(uint32_t *v, uint32_t n)
-{
-	uint32_t i, k = 0;
-
-	qsort(v, n, sizeof(*v), cmp_u32);
-	for (i = 0; i < n; i++)
-		if (!k || v[k - 1] != v[i])
-			v[k++] = v[i];
-	return k;
-}
-
-/* Replace *@have (*@nhave ids) by @got; whether the set changed. */
-static bool replace_set(uint32_t **have, uint32_t *nhave, uint32_t **got,
-			uint32_t ngot)
-{
-	bool changed = ngot != *nhave ||
-		       (ngot && memcmp(*have, *got, ngot * sizeof(**got)));
-
-	free(*have);
-	*have = *got;
-	*got = NULL;
-	*nhave = ngot;
-	return changed;
-}
-
 /*
- * The fabric's faults (FAULT_GET dump) into @m: its faulty links as
- * sorted link ids, its faulty nodes as sorted node ids.  Returns 0 or an
- * error; a change of the set bumps faults_seq (and links_seq for the
- * links).
+ * The fabric's faults (FAULT_GET dump) into @m (wcd_faults_update()).
+ * Returns 0 or an error.
  */
 static int read_faults(struct daemon_state *st, const struct wcd_fabric_view *v,
 		       struct fabric_mem *m)
@@ -937,7 +892,6 @@ static int read_faults(struct daemon_state *st, const struct wcd_fabric_view *v,
 	struct faults_dump d = { 0 };
 	struct nl_msg *msg;
 	struct wc_topo t;
-	bool links_changed, nodes_changed;
 	int err, tries;
 
 	err = wc_topo_init(&t, v->topology, v->ndims, v->dims, NULL);
@@ -963,28 +917,11 @@ static int read_faults(struct daemon_state *st, const struct wcd_fabric_view *v,
 	}
 	if (err)
 		goto out;
-	d.nlinks = sort_unique(d.links, d.nlinks);
-	d.nnodes = sort_unique(d.nodes, d.nnodes);
-	links_changed = replace_set(&m->fault_links, &m->nfault_links,
-				    &d.links, d.nlinks);
-	nodes_changed = replace_set(&m->fault_nodes, &m->nfault_nodes,
-				    &d.nodes, d.nnodes);
-	if (!m->faults_known || links_changed)
-		m->links_seq++;
-	if (!m->faults_known || links_changed || nodes_changed)
-		m->faults_seq++;
-	m->faults_known = true;
-	m->faults_dirty = false;
+	wcd_faults_update(&m->faults, &d.links, d.nlinks, &d.nodes, d.nnodes);
 out:
 	free(d.links);
 	free(d.nodes);
 	return err;
-}
-
-/* The schemes whose tables depend on the faults. */
-static bool follows_faults(uint32_t scheme)
-{
-	return wc_mcast_two_trees(scheme) || scheme == WORMCAST_MCAST_FTMESH;
 }
 
 /* Is the fabric's current table of its scheme's kind one we pushed? */
@@ -1001,12 +938,9 @@ static bool table_is_ours(const struct fabric_mem *m,
 static bool faults_stale(const struct fabric_mem *m,
 			 const struct wcd_fabric_view *v)
 {
-	if (!wc_mcast_two_trees(v->scheme) || !m->faults_known)
-		return false;
-	/* a table pushed by someone else counts as carrying none */
-	if (!table_is_ours(m, v))
-		return m->nfault_links != 0;
-	return m->pushed_links_seq != m->links_seq;
+	return wc_mcast_two_trees(v->scheme) &&
+	       wcd_faults_stale(&m->faults, v->scheme, table_is_ours(m, v),
+				m->pushed_faults_seq, m->pushed_links_seq);
 }
 
 /*
@@ -1022,7 +956,8 @@ static void ftm_known(const struct fabric_mem *m, const struct sync_ctx *sc,
 	v->table_scheme_known = true;
 	v->table_kind = WORMCAST_TABLE_FTMESH;
 	v->table_scheme = WORMCAST_MCAST_FTMESH;
-	v->stale = m->pushed_faults_seq != m->faults_seq ||
+	v->stale = wcd_faults_stale(&m->faults, v->scheme, true,
+				    m->pushed_faults_seq, m->pushed_links_seq) ||
 		   m->pushed_ftm.strategy != sc->ftm.strategy ||
 		   m->pushed_ftm.detour != sc->ftm.detour ||
 		   m->pushed_opts.seed != sc->opts.seed;
@@ -1183,9 +1118,7 @@ static void fabric_mem_free(struct fabric_mem *m)
 	senders_free(m);
 	free(m->base);
 	m->base = NULL;
-	free(m->fault_links);
-	free(m->fault_nodes);
-	m->fault_links = m->fault_nodes = NULL;
+	wcd_faults_free(&m->faults);
 }
 
 /* Forget fabrics that are gone. */
@@ -1225,16 +1158,16 @@ static void faults_log(const struct fabric_mem *m, const struct sync_ctx *sc,
 		snprintf(extra + at, size - at,
 			 " (ftmesh strategy %u, detour %s, seed %llu) faulty nodes %u, faulty links %u, blocks %u, records %u",
 			 sc->ftm.strategy, sc->ftm.detour ? "on" : "off",
-			 (unsigned long long)sc->opts.seed, m->nfault_nodes,
-			 m->nfault_links, sc->ftm_blocks, sc->ftm_recs);
-	else if (m->nfault_links || m->nfault_nodes || m->faults_event_ms)
+			 (unsigned long long)sc->opts.seed, m->faults.nnodes,
+			 m->faults.nlinks, sc->ftm_blocks, sc->ftm_recs);
+	else if (m->faults.nlinks || m->faults.nnodes || m->faults.event_ms)
 		snprintf(extra + at, size - at, " faulty links %u%s",
-			 m->nfault_links,
-			 m->nfault_nodes ? " (faulty nodes not planned, absorbed and counted)" : "");
+			 m->faults.nlinks,
+			 m->faults.nnodes ? " (faulty nodes not planned, absorbed and counted)" : "");
 	at = strlen(extra);
-	if (m->faults_event_ms)
+	if (m->faults.event_ms)
 		snprintf(extra + at, size - at, ", fault event to commit %llu ms",
-			 (unsigned long long)(mono_ms() - m->faults_event_ms));
+			 (unsigned long long)(mono_ms() - m->faults.event_ms));
 }
 
 static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
@@ -1253,8 +1186,8 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 	wcd_config_opts(&st->cfg, v->name, &sc.opts, &sc.ftm, &section);
 	sc.ftm.detour = wcd_ftm_detour_on(&sc.ftm, v->vcs);
 	/* Tables that depend on the faults: know them first. */
-	if (v->has_scheme && follows_faults(v->scheme) &&
-	    (!m->faults_known || m->faults_dirty)) {
+	if (v->has_scheme && wcd_follows_faults(v->scheme) &&
+	    (!m->faults.known || m->faults.dirty)) {
 		err = read_faults(st, v, m);
 		if (err)
 			logmsg(st, LOG_WARNING, "fabric %s: reading faults: %s",
@@ -1262,10 +1195,10 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 		faults_read = !err;
 	}
 	if (v->has_scheme && v->scheme == WORMCAST_MCAST_FTMESH &&
-	    !m->faults_known)
+	    !m->faults.known)
 		return;		/* logged; the next sync reads them again */
-	sc.faults = m->fault_links;
-	sc.nfaults = m->nfault_links;
+	sc.faults = m->faults.links;
+	sc.nfaults = m->faults.nlinks;
 	if (sc.nfaults > WORMCAST_TREES_MAX_FAULTS) {
 		sc.nfaults = WORMCAST_TREES_MAX_FAULTS;
 		if (faults_read && wc_mcast_two_trees(v->scheme))
@@ -1283,14 +1216,14 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 	ftm_known(m, &sc, v);
 	a = wcd_decide(v);
 	if (a != WCD_PUSH && a != WCD_READ_SCHEME)
-		m->faults_event_ms = 0;	/* the burst changed nothing here */
+		m->faults.event_ms = 0;	/* the burst changed nothing here */
 	/*
 	 * A refused push is not retried until the scheme, the generation or
 	 * the faults move.
 	 */
 	if ((a == WCD_PUSH || a == WCD_READ_SCHEME) && m->failed &&
 	    m->failed_scheme == v->scheme && m->failed_gen == v->gen &&
-	    m->failed_faults_seq == m->faults_seq)
+	    m->failed_faults_seq == m->faults.seq)
 		return;
 	if (a != WCD_PUSH && a != WCD_READ_SCHEME) {
 		if (!m->logged_state || m->logged_action != a ||
@@ -1319,11 +1252,11 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 				view_table_gen(v, wcd_table_kind(res.scheme));
 		m->pushed_opts = sc.opts;
 		m->pushed_ftm = sc.ftm;
-		m->pushed_faults_seq = m->faults_seq;
-		m->pushed_links_seq = m->links_seq;
-		if (follows_faults(res.scheme))
+		m->pushed_faults_seq = m->faults.seq;
+		m->pushed_links_seq = m->faults.links_seq;
+		if (wcd_follows_faults(res.scheme))
 			faults_log(m, &sc, res.scheme, extra, sizeof(extra));
-		m->faults_event_ms = 0;
+		m->faults.event_ms = 0;
 		if (res.action != WCD_PUSH) {
 			/* a restart: the kernel already holds what we computed */
 			logmsg(st, LOG_INFO,
@@ -1360,7 +1293,7 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 	m->failed = true;
 	m->failed_scheme = v->scheme;
 	m->failed_gen = v->gen;
-	m->failed_faults_seq = m->faults_seq;
+	m->failed_faults_seq = m->faults.seq;
 	if (res.stage && !strcmp(res.stage, "compute"))
 		logmsg(st, LOG_ERR, "fabric %s: cannot compute the %s table: %s",
 		       v->name, scheme_str(v->scheme, sb, sizeof(sb)),
@@ -1790,9 +1723,9 @@ static void fault_event(struct daemon_state *st, struct nlmsghdr *nlh)
 	m = fabric_mem(st, nla_get_u32(tb[WORMCAST_A_FABRIC_IFINDEX]));
 	if (!m)
 		return;
-	if (!m->faults_dirty && !m->faults_event_ms)
-		m->faults_event_ms = mono_ms();
-	m->faults_dirty = true;
+	if (!m->faults.dirty && !m->faults.event_ms)
+		m->faults.event_ms = mono_ms();
+	m->faults.dirty = true;
 }
 
 static int event_cb(struct nl_msg *msg, void *arg)

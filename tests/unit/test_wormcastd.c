@@ -605,6 +605,73 @@ static void test_config(void)
 	}
 }
 
+/* A malloc'ed copy of @n ids, as a FAULT_GET dump gives them. */
+static uint32_t *ids(const uint32_t *v, uint32_t n)
+{
+	uint32_t *c = malloc((n + 1) * sizeof(*c));
+
+	if (!c)
+		abort();
+	memcpy(c, v, n * sizeof(*c));
+	return c;
+}
+
+static void test_faults(void)
+{
+	static const uint32_t l1[] = { 9, 3, 9, 5 }, n1[] = { 7 }, n2[] = { 7, 2 };
+	struct wcd_faults f = { 0 };
+	uint32_t *a, *b, seq, lseq;
+
+	ok(!wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, false, 0, 0) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0, 0),
+	   "faults not read yet: no table is stale for them");
+	a = ids(l1, 0);
+	b = ids(n1, 0);
+	wcd_faults_update(&f, &a, 0, &b, 0);
+	ok(f.known && f.seq == 1 && f.links_seq == 1 && !a && !b &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0, 0) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, false, 0, 0) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, 1, 1),
+	   "no fault: a trees table of anyone's carries what it must; an ftmesh table not ours is compared");
+	seq = f.seq;
+	lseq = f.links_seq;
+	f.dirty = true;
+	a = ids(l1, 4);
+	b = ids(n1, 1);
+	wcd_faults_update(&f, &a, 4, &b, 1);
+	ok(f.nlinks == 3 && f.links[0] == 3 && f.links[1] == 5 && f.links[2] == 9 &&
+	   f.nnodes == 1 && f.seq == seq + 1 && f.links_seq == lseq + 1 && !f.dirty,
+	   "links 9, 3, 9, 5 and node 7: sorted, once each; both counters move");
+	ok(wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, true, seq, lseq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0, 0) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq, lseq) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, f.seq, f.links_seq) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DUAL_PATH, true, seq, lseq),
+	   "then trees and ftmesh tables pushed before are stale, dual-path's never");
+	seq = f.seq;
+	lseq = f.links_seq;
+	a = ids(l1, 4);
+	b = ids(n1, 1);
+	wcd_faults_update(&f, &a, 4, &b, 1);
+	ok(f.seq == seq && f.links_seq == lseq,
+	   "the same set read again: no change counted (no table)");
+	a = ids(l1, 4);
+	b = ids(n2, 2);
+	wcd_faults_update(&f, &a, 4, &b, 2);
+	ok(f.seq == seq + 1 && f.links_seq == lseq && f.nnodes == 2 && f.nodes[0] == 2 &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_RT, true, seq, lseq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq, lseq),
+	   "a node fails: an ftmesh table is stale, a trees table (links only) is not");
+	a = ids(l1, 0);
+	b = ids(n2, 0);
+	wcd_faults_update(&f, &a, 0, &b, 0);
+	ok(!f.nlinks && !f.nnodes && f.seq == seq + 2 && f.links_seq == lseq + 1 &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DSTM2, false, 0, 0),
+	   "everything repaired: counted; a trees table of anyone's without faults is current");
+	wcd_faults_free(&f);
+	ok(!f.links && !f.nodes && !f.known, "freed");
+}
+
 static void test_ftm_detour(void)
 {
 	struct wcd_ftm_opts o = { .strategy = 2, .detour = WCD_FTM_DETOUR_AUTO };
@@ -734,6 +801,7 @@ int main(void)
 	test_decide();
 	test_sync();
 	test_config();
+	test_faults();
 	test_ftm_detour();
 	test_ftmesh();
 	return done_testing();
