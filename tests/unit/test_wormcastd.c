@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tap.h"
+#include "testutil.h"
 #include "labels_table.h"
 #include "bcast_table.h"
 #include "ftm_table.h"
@@ -774,6 +775,67 @@ static void test_ftmesh(void)
 	ok(!err && res.action == WCD_PUSH && f.table_reads == 3 && f.news == 3 &&
 	   !ftm_matches(&f, 1, true, &nb2, "repaired") && nb2 == nb + 1,
 	   "ours but stale (a repair, strategy 1): pushed without reading it back");
+	fake_free(&f);
+
+	/* Faults failing and repaired at random: every change one push. */
+	fake_init(&f, WORMCAST_MCAST_FTMESH, 1);
+	f.side = 20;
+	{
+		u64 rs = 12345;
+		u32 step, pushes = 0, changed = 0, wrong = 0, idle = 0;
+
+		for (step = 0; step < 40; step++) {
+			u32 news = f.news;
+			size_t olen = f.table_len;
+			unsigned char *old = malloc(olen + 1);
+
+			if (olen)
+				memcpy(old, f.table, olen);
+			if (f.nnodes_f && tu_rand_hi(&rs, 3) == 0) {
+				u32 k = tu_rand_hi(&rs, f.nnodes_f);
+
+				f.nnodes_f--;
+				f.nodes_f[k] = f.nodes_f[f.nnodes_f];
+			} else if (f.nnodes_f < 16 && tu_rand_hi(&rs, 2)) {
+				f.nodes_f[f.nnodes_f++] = tu_rand_hi(&rs, 400);
+			} else if (f.nlinks_f < 16) {
+				u32 a = tu_rand_hi(&rs, 19) + 20 * tu_rand_hi(&rs, 20);
+
+				f.links_f[f.nlinks_f][0] = a;
+				f.links_f[f.nlinks_f++][1] = a + 1;
+			}
+			/* the bytes for the new faults, computed apart */
+			{
+				struct wc_topo t;
+				u32 d[2] = { 20, 20 };
+				const char *why;
+				void *want = NULL;
+				size_t wlen = 0;
+
+				wc_topo_init(&t, WC_TOPO_MESH, 2, d, NULL);
+				wc_ftm_table_from_faults(&t, f.nodes_f, f.nnodes_f,
+							 (const u32 (*)[2])f.links_f,
+							 f.nlinks_f, 2, 0, false, &want,
+							 &wlen, NULL, &why);
+				changed += !olen || wlen != olen || memcmp(want, old, olen);
+				free(want);
+			}
+			free(old);
+			f_view(&f, &v);
+			err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
+			pushes += f.news != news;
+			if (err || ftm_matches(&f, 2, false, &nb, "random step"))
+				wrong++;
+			news = f.news;
+			f_view(&f, &v);
+			err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
+			if (err || f.news != news || res.action != WCD_UP_TO_DATE)
+				idle++;
+		}
+		ok(!wrong && !idle && pushes == changed && pushes > 20,
+		   "40 random failures and repairs on 20x20: %u pushes, one per change of the table's bytes (%u), the committed table always the current faults' fault information, and a sync after each does nothing",
+		   pushes, changed);
+	}
 	fake_free(&f);
 
 	/* Detour auto with 4 VCs: off. */
