@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "ft_mcast.h"
 
 #define WCD_MAX_CONFIG_BYTES	(1 << 20)
 
@@ -16,6 +17,8 @@ void wcd_config_init(struct wcd_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	wc_trees_opts_default(&c->global);
+	c->ftm_global.strategy = WCD_DEFAULT_FTM_STRATEGY;
+	c->ftm_global.detour = WCD_FTM_DETOUR_AUTO;
 	c->poll_interval = WCD_DEFAULT_POLL;
 	c->retries = WCD_DEFAULT_RETRIES;
 	c->plans_eager_max = WCD_DEFAULT_PLANS_EAGER_MAX;
@@ -79,27 +82,50 @@ static char *trim(char *s)
 	return s;
 }
 
+static const char *const ftm_detour_names[] = {
+	[WCD_FTM_DETOUR_OFF] = "off",
+	[WCD_FTM_DETOUR_ON] = "on",
+	[WCD_FTM_DETOUR_AUTO] = "auto",
+};
+
+const char *wcd_ftm_detour_name(uint32_t detour)
+{
+	return detour <= WCD_FTM_DETOUR_AUTO ? ftm_detour_names[detour] : "?";
+}
+
+uint32_t wcd_ftm_detour_on(const struct wcd_ftm_opts *o, uint32_t vcs)
+{
+	if (o->detour == WCD_FTM_DETOUR_AUTO)
+		return vcs >= WC_FTM_DETOUR_VCS;
+	return o->detour == WCD_FTM_DETOUR_ON;
+}
+
+/* The keys; those from poll_interval on are global only. */
+static const char *const keys[] = {
+	"rt_pair", "seed", "trials", "ftmesh_strategy", "ftmesh_detour",
+	"poll_interval", "retries", "plans_eager_max",
+};
+#define NKEYS		(sizeof(keys) / sizeof(keys[0]))
+#define FIRST_GLOBAL	5
+
 /* One "key = value" line into the global part (@sec NULL) or a section. */
 static int set_key(struct wcd_config *c, struct wcd_section *sec,
 		   const char *key, const char *val, bool *seen,
 		   const char *fname, unsigned int line, char *err,
 		   size_t errlen)
 {
-	static const char *const keys[] = {
-		"rt_pair", "seed", "trials", "poll_interval", "retries",
-		"plans_eager_max",
-	};
 	struct wc_trees_opts *o = sec ? &sec->o : &c->global;
+	struct wcd_ftm_opts *ftm = sec ? &sec->ftm : &c->ftm_global;
 	uint64_t v;
 	uint32_t pair;
 	size_t k;
 
-	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+	for (k = 0; k < NKEYS; k++)
 		if (!strcmp(key, keys[k]))
 			break;
-	if (k == sizeof(keys) / sizeof(keys[0]))
+	if (k == NKEYS)
 		return cfg_fail(err, errlen, fname, line,
-				"unknown key \"%s\" (rt_pair, seed, trials, poll_interval, retries, plans_eager_max)",
+				"unknown key \"%s\" (rt_pair, seed, trials, ftmesh_strategy, ftmesh_detour, poll_interval, retries, plans_eager_max)",
 				key);
 	if (seen[k])
 		return cfg_fail(err, errlen, fname, line,
@@ -108,7 +134,7 @@ static int set_key(struct wcd_config *c, struct wcd_section *sec,
 	seen[k] = true;
 	if (!*val)
 		return cfg_fail(err, errlen, fname, line, "\"%s\" needs a value", key);
-	if (sec && k >= 3)
+	if (sec && k >= FIRST_GLOBAL)
 		return cfg_fail(err, errlen, fname, line,
 				"\"%s\" is global: put it before the first section", key);
 	switch (k) {
@@ -139,18 +165,39 @@ static int set_key(struct wcd_config *c, struct wcd_section *sec,
 			sec->has_trials = true;
 		break;
 	case 3:
+		if (strcmp(val, "1") && strcmp(val, "2"))
+			return cfg_fail(err, errlen, fname, line,
+					"ftmesh_strategy \"%s\": expected 1 or 2 (Strategy 3 is a plan per source and group, not a router table)",
+					val);
+		ftm->strategy = (uint32_t)(val[0] - '0');
+		if (sec)
+			sec->has_ftm_strategy = true;
+		break;
+	case 4:
+		for (v = 0; v <= WCD_FTM_DETOUR_AUTO; v++)
+			if (!strcmp(val, ftm_detour_names[v]))
+				break;
+		if (v > WCD_FTM_DETOUR_AUTO)
+			return cfg_fail(err, errlen, fname, line,
+					"ftmesh_detour \"%s\": expected on, off or auto (on with 8 or more virtual channels)",
+					val);
+		ftm->detour = (uint32_t)v;
+		if (sec)
+			sec->has_ftm_detour = true;
+		break;
+	case 5:
 		if (parse_num(val, 86400, &v))
 			return cfg_fail(err, errlen, fname, line,
 					"poll_interval \"%s\": expected 0 (off) to 86400 seconds", val);
 		c->poll_interval = (uint32_t)v;
 		break;
-	case 4:
+	case 6:
 		if (parse_num(val, 100, &v) || v < 1)
 			return cfg_fail(err, errlen, fname, line,
 					"retries \"%s\": expected 1 to 100", val);
 		c->retries = (uint32_t)v;
 		break;
-	case 5:
+	case 7:
 		if (parse_num(val, UINT32_MAX, &v))
 			return cfg_fail(err, errlen, fname, line,
 					"plans_eager_max \"%s\": expected 0 to %u pairs",
@@ -197,7 +244,7 @@ static int new_section(struct wcd_config *c, char *head, const char *fname,
 int wcd_config_parse(struct wcd_config *c, const char *text, const char *fname,
 		     char *err, size_t errlen)
 {
-	bool gseen[6] = { false }, sseen[6] = { false };
+	bool gseen[NKEYS] = { false }, sseen[NKEYS] = { false };
 	char *buf = strdup(text), *p, *nl;
 	struct wcd_section *sec = NULL;
 	unsigned int line = 0;
@@ -264,6 +311,10 @@ int wcd_config_parse(struct wcd_config *c, const char *text, const char *fname,
 			s->o.seed = c->global.seed;
 		if (!s->has_trials)
 			s->o.trials = c->global.trials;
+		if (!s->has_ftm_strategy)
+			s->ftm.strategy = c->ftm_global.strategy;
+		if (!s->has_ftm_detour)
+			s->ftm.detour = c->ftm_global.detour;
 	}
 	return 0;
 }
@@ -313,19 +364,24 @@ int wcd_config_load(struct wcd_config *c, const char *path, bool must_exist,
 }
 
 void wcd_config_opts(const struct wcd_config *c, const char *name,
-		     struct wc_trees_opts *o, const char **section)
+		     struct wc_trees_opts *o, struct wcd_ftm_opts *ftm,
+		     const char **section)
 {
 	size_t i;
 
 	for (i = 0; name && i < c->nsec; i++) {
 		if (!fnmatch(c->sec[i].pattern, name, 0)) {
 			*o = c->sec[i].o;
+			if (ftm)
+				*ftm = c->sec[i].ftm;
 			if (section)
 				*section = c->sec[i].pattern;
 			return;
 		}
 	}
 	*o = c->global;
+	if (ftm)
+		*ftm = c->ftm_global;
 	if (section)
 		*section = NULL;
 }

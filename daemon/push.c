@@ -9,13 +9,27 @@
 #include "push.h"
 #include "mcast_kind.h"
 
+uint32_t wcd_table_kind(uint32_t scheme)
+{
+	/* kmod/engine/mcast_kind.h gains ftmesh with the kernel side */
+	if (scheme == WORMCAST_MCAST_FTMESH)
+		return WORMCAST_TABLE_FTMESH;
+	return wc_mcast_table_kind(scheme);
+}
+
+bool wcd_kind_has_scheme(uint32_t kind)
+{
+	return kind == WORMCAST_TABLE_TREES || kind == WORMCAST_TABLE_LABELS ||
+	       kind == WORMCAST_TABLE_BCAST;
+}
+
 enum wcd_action wcd_decide(const struct wcd_fabric_view *v)
 {
 	uint32_t kind, i;
 
 	if (!v->has_scheme)
 		return WCD_NO_SCHEME;
-	kind = wc_mcast_table_kind(v->scheme);
+	kind = wcd_table_kind(v->scheme);
 	if (!kind)
 		return WCD_UNICAST;
 	for (i = 0; i < v->ntables; i++) {
@@ -34,6 +48,79 @@ enum wcd_action wcd_decide(const struct wcd_fabric_view *v)
 		       WCD_UP_TO_DATE : WCD_PUSH;
 	}
 	return WCD_PUSH;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort @v and drop repeats; the new count. */
+static uint32_t sort_unique(uint32_t *v, uint32_t n)
+{
+	uint32_t i, k = 0;
+
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_u32);
+	for (i = 0; i < n; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return k;
+}
+
+/* Replace *@have (*@nhave ids) by *@got; whether the set changed. */
+static bool replace_set(uint32_t **have, uint32_t *nhave, uint32_t **got,
+			uint32_t ngot)
+{
+	bool changed;
+
+	ngot = sort_unique(*got, ngot);
+	changed = ngot != *nhave ||
+		  (ngot && memcmp(*have, *got, ngot * sizeof(**got)));
+	free(*have);
+	*have = *got;
+	*got = NULL;
+	*nhave = ngot;
+	return changed;
+}
+
+void wcd_faults_update(struct wcd_faults *f, uint32_t **links,
+		       uint32_t nlinks, uint32_t **nodes, uint32_t nnodes)
+{
+	bool links_changed = replace_set(&f->links, &f->nlinks, links, nlinks);
+	bool nodes_changed = replace_set(&f->nodes, &f->nnodes, nodes, nnodes);
+
+	if (!f->known || links_changed)
+		f->links_seq++;
+	if (!f->known || links_changed || nodes_changed)
+		f->seq++;
+	f->known = true;
+	f->dirty = false;
+}
+
+void wcd_faults_free(struct wcd_faults *f)
+{
+	free(f->links);
+	free(f->nodes);
+	memset(f, 0, sizeof(*f));
+}
+
+bool wcd_follows_faults(uint32_t scheme)
+{
+	return wc_mcast_two_trees(scheme) || scheme == WORMCAST_MCAST_FTMESH;
+}
+
+bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,
+		      uint32_t pushed_seq, uint32_t pushed_links_seq)
+{
+	if (!wcd_follows_faults(scheme) || !f->known)
+		return false;
+	if (wc_mcast_two_trees(scheme))
+		return ours ? pushed_links_seq != f->links_seq : f->nlinks != 0;
+	return !ours || pushed_seq != f->seq;
 }
 
 const char *wcd_action_name(enum wcd_action a)
@@ -112,14 +199,15 @@ int wcd_sync_fabric(const struct wcd_sync_ops *ops, void *ctx,
 
 	memset(res, 0, sizeof(*res));
 	for (;;) {
+		uint32_t kind = wcd_table_kind(v->scheme);
 		double t0;
 
 		res->action = wcd_decide(v);
 		res->scheme = v->scheme;
 		res->gen = v->gen;
-		if (res->action == WCD_READ_SCHEME) {
-			uint32_t kind = wc_mcast_table_kind(v->scheme);
-
+		if (res->action != WCD_PUSH && res->action != WCD_READ_SCHEME)
+			break;
+		if (res->action == WCD_READ_SCHEME && wcd_kind_has_scheme(kind)) {
 			err = ops->read_table_scheme(ctx, v, kind);
 			if (err) {
 				res->stage = "TABLE_GET";
@@ -133,9 +221,7 @@ int wcd_sync_fabric(const struct wcd_sync_ops *ops, void *ctx,
 			}
 			continue;
 		}
-		if (res->action != WCD_PUSH)
-			break;
-		if (res->attempts >= tries) {
+		if (res->action == WCD_PUSH && res->attempts >= tries) {
 			err = -EAGAIN;
 			break;
 		}
@@ -153,12 +239,30 @@ int wcd_sync_fabric(const struct wcd_sync_ops *ops, void *ctx,
 			have_table = true;
 			table_scheme = v->scheme;
 		}
+		if (res->action == WCD_READ_SCHEME) {
+			/* no scheme word: the kernel's bytes against ours */
+			void *theirs = NULL;
+			size_t tlen = 0;
+
+			err = ops->read_table(ctx, v, kind, &theirs, &tlen);
+			if (err) {
+				res->stage = "TABLE_GET";
+				break;
+			}
+			res->compared = true;
+			res->adopted = tlen == len && !memcmp(theirs, table, len);
+			free(theirs);
+			v->table_scheme_known = true;
+			v->table_kind = kind;
+			v->table_scheme = res->adopted ? v->scheme : UINT32_MAX;
+			continue;
+		}
+		res->adopted = false;
 		res->attempts++;
 		res->bytes = len;
 		t0 = now_ms();
-		err = wcd_push_table(&ops->push, ctx,
-				     wc_mcast_table_kind(table_scheme), table,
-				     len, v->gen, chunk_max, &res->gen,
+		err = wcd_push_table(&ops->push, ctx, wcd_table_kind(table_scheme),
+				     table, len, v->gen, chunk_max, &res->gen,
 				     &res->stage);
 		res->push_ms = now_ms() - t0;
 		if (!err)

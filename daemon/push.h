@@ -26,6 +26,7 @@ struct wcd_fabric_view {
 	uint32_t ifindex;
 	char name[64];
 	uint32_t topology, ndims, dims[3], nnodes;
+	uint32_t vcs;		/* WORMCAST_PARAM_VCS, 0 if not reported */
 	bool has_scheme;	/* WORMCAST_PARAM_MULTICAST present */
 	uint32_t scheme;
 	uint32_t gen;		/* WORMCAST_A_TABLE_GEN */
@@ -33,7 +34,10 @@ struct wcd_fabric_view {
 	struct wcd_table_info tables[WCD_MAX_TABLES];
 	bool table_scheme_known;	/* filled from a table's bytes: */
 	uint32_t table_kind;		/* the table read */
-	uint32_t table_scheme;		/* the scheme it starts with */
+	uint32_t table_scheme;		/* the scheme it starts with (a kind
+					 * without one, wcd_kind_has_scheme():
+					 * the scheme if its bytes are those
+					 * computed, else UINT32_MAX) */
 	bool stale;		/* the current table was computed with options
 				 * that a reloaded configuration changed */
 };
@@ -46,7 +50,55 @@ enum wcd_action {
 	WCD_PUSH,
 };
 
+/*
+ * The table kind wormcastd computes for @scheme: wc_mcast_table_kind()'s,
+ * and WORMCAST_TABLE_FTMESH for ftmesh; 0 for a built-in scheme.
+ */
+uint32_t wcd_table_kind(uint32_t scheme);
+
+/*
+ * Whether a table of @kind starts with its scheme (trees, labels, bcast).
+ * A table of another kind (ftmesh, one scheme) is compared byte for byte
+ * with the table computed instead (wcd_sync_ops.read_table).
+ */
+bool wcd_kind_has_scheme(uint32_t kind);
+
 enum wcd_action wcd_decide(const struct wcd_fabric_view *v);
+
+/*
+ * A fabric's live faults as wormcastd keeps them (FAULT_GET): faulty links
+ * as link ids, faulty nodes as node ids, each sorted and once; @seq counts
+ * changes of the set, @links_seq changes of the links alone (a trees
+ * table carries links only).
+ */
+struct wcd_faults {
+	bool known;		/* read at least once */
+	bool dirty;		/* an event said they changed: read again */
+	uint64_t event_ms;	/* first event of the burst (monotonic) */
+	uint32_t seq, links_seq;
+	uint32_t nlinks, nnodes;
+	uint32_t *links, *nodes;	/* malloc'ed */
+};
+
+/*
+ * Replace the set by *@links and *@nodes (malloc'ed, taken over: set to
+ * NULL; sorted and made unique here), counting the change; known, not
+ * dirty.
+ */
+void wcd_faults_update(struct wcd_faults *f, uint32_t **links,
+		       uint32_t nlinks, uint32_t **nodes, uint32_t nnodes);
+void wcd_faults_free(struct wcd_faults *f);
+
+/* The schemes whose tables depend on the faults (two-tree, ftmesh). */
+bool wcd_follows_faults(uint32_t scheme);
+
+/*
+ * Whether the table of @scheme lacks the current faults: @ours says that
+ * it is a table we computed when the counters were @pushed_seq and
+ * @pushed_links_seq; a table someone else pushed counts as carrying none.
+ */
+bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,
+		      uint32_t pushed_seq, uint32_t pushed_links_seq);
 const char *wcd_action_name(enum wcd_action a);
 
 /* The transaction's steps; each returns 0 or a negative errno. */
@@ -81,6 +133,12 @@ struct wcd_sync_ops {
 	/* The table of @scheme for @v's topology (malloc'ed). */
 	int (*compute)(void *ctx, const struct wcd_fabric_view *v,
 		       uint32_t scheme, void **table, size_t *len);
+	/*
+	 * The fabric's whole current table of @kind (malloc'ed; *@len 0 and
+	 * *@table NULL when it has none), for kinds without a scheme word.
+	 */
+	int (*read_table)(void *ctx, const struct wcd_fabric_view *v,
+			  uint32_t kind, void **table, size_t *len);
 };
 
 struct wcd_sync_result {
@@ -93,12 +151,16 @@ struct wcd_sync_result {
 	double push_ms;		/* the last transaction */
 	const char *stage;	/* failing step, or NULL */
 	int err;		/* 0, or the failing step's error */
+	bool compared;		/* the kernel's table was read and compared */
+	bool adopted;		/* ... and held the bytes computed: kept */
 };
 
 /*
  * Bring one fabric up to date: decide from @v (already read), read the
- * scheme of the table of its scheme's kind when needed, compute and push
- * (a TREES or a LABELS table, wc_mcast_table_kind()); when a step fails
+ * scheme of the table of its scheme's kind when needed (or, for a kind
+ * without one, compute the table and compare it with the kernel's: equal
+ * is up to date), compute and push (the kind of wcd_table_kind()); when a
+ * step fails
  * with -EAGAIN (the generation moved), re-read the fabric and start again,
  * at most @tries transactions in all.  Returns 0 (nothing to do, or
  * pushed) or the last error; @res says what happened.

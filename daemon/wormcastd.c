@@ -19,9 +19,13 @@
  *    learns each fabric's faults with FAULT_GET when it first syncs it and
  *    again after FAULT_ADD or FAULT_DEL events (a burst of events read
  *    together gives one FAULT_GET and one table); a two-tree table
- *    (dstm-1, dstm-2, rt) carries the faulty links, so when they change
- *    the table is computed and pushed again (one log line, with the time
- *    from the first event to the commit);
+ *    (dstm-1, dstm-2, rt) carries the faulty links, and an ftmesh table
+ *    the fault information of a 2-D mesh (blocks, safety vectors,
+ *    records: ftm_table.h) computed from the faulty nodes and links, so
+ *    when they change the table is computed and pushed again (one log
+ *    line, with the time from the first event to the commit); an ftmesh
+ *    table this daemon did not push (a restart) is read and compared
+ *    with the one it computes, and kept when equal;
  *  - follows the "events" multicast group (FABRIC_NEW, FABRIC_DEL,
  *    FABRIC_SET, TABLE_COMMIT, FAULT_ADD, FAULT_DEL) and the generic netlink controller, so that loading or
  *    unloading the module later is noticed; FABRIC_SET sends no event, so
@@ -65,6 +69,7 @@
 #include "sptree.h"
 #include "labels_table.h"
 #include "bcast_table.h"
+#include "ftm_table.h"
 #include "plans_table.h"
 #include "plans.h"
 #include "mcast_kind.h"
@@ -104,18 +109,11 @@ struct fabric_mem {
 	/* ocms/otms, lazy: the sources the kernel reported, per group */
 	struct wcd_senders *senders;
 	uint32_t nsenders;
-	/* live faults: link ids (wc_link_id()), sorted, from FAULT_GET */
-	bool faults_known;	/* read at least once */
-	bool faults_dirty;	/* an event said they changed: read again */
-	uint64_t faults_event_ms;	/* first event of the burst (mono) */
-	uint32_t faults_seq;	/* counts changes of the set */
+	struct wcd_faults faults;	/* live faults, from FAULT_GET */
 	uint32_t failed_faults_seq;
-	uint32_t nfault_links, nfault_nodes;
-	bool faults_overflow;	/* more links than a table can carry */
-	uint32_t fault_links[WORMCAST_TREES_MAX_FAULTS];
-	/* the faulty links of the table we pushed (pushed_gen) */
-	uint32_t pushed_nfaults;
-	uint32_t pushed_faults[WORMCAST_TREES_MAX_FAULTS];
+	/* the faults the table we pushed (pushed_gen) was computed from */
+	uint32_t pushed_faults_seq, pushed_links_seq;
+	struct wcd_ftm_opts pushed_ftm;	/* ftmesh: detour resolved (0/1) */
 	/*
 	 * The last fault-free trees table computed (malloc'ed): a fault
 	 * changes only the faulty links, so the trees (an "rt" pair takes
@@ -455,6 +453,7 @@ static const char *req_error(const struct daemon_state *st, int err, char *buf,
 /* ------------------------------------------------------ fabric views */
 
 static struct nla_policy param_policy[WORMCAST_PARAM_MAX + 1] = {
+	[WORMCAST_PARAM_VCS] = { .type = NLA_U32 },
 	[WORMCAST_PARAM_MULTICAST] = { .type = NLA_U32 },
 };
 
@@ -487,10 +486,13 @@ static int parse_view(struct nlmsghdr *nlh, struct wcd_fabric_view *v)
 	}
 	if (tb[WORMCAST_A_PARAMS] &&
 	    !nla_parse_nested(pt, WORMCAST_PARAM_MAX, tb[WORMCAST_A_PARAMS],
-			      param_policy) &&
-	    pt[WORMCAST_PARAM_MULTICAST]) {
-		v->has_scheme = true;
-		v->scheme = nla_get_u32(pt[WORMCAST_PARAM_MULTICAST]);
+			      param_policy)) {
+		if (pt[WORMCAST_PARAM_MULTICAST]) {
+			v->has_scheme = true;
+			v->scheme = nla_get_u32(pt[WORMCAST_PARAM_MULTICAST]);
+		}
+		if (pt[WORMCAST_PARAM_VCS])
+			v->vcs = nla_get_u32(pt[WORMCAST_PARAM_VCS]);
 	}
 	if (tb[WORMCAST_A_TABLE_GEN])
 		v->gen = nla_get_u32(tb[WORMCAST_A_TABLE_GEN]);
@@ -567,7 +569,9 @@ struct sync_ctx {
 	const char *why;	/* compute's refusal */
 	const uint32_t *faults;	/* faulty links a two-tree table carries */
 	uint32_t nfaults;
-	struct fabric_mem *m;	/* its cached fault-free table */
+	struct fabric_mem *m;	/* its cached fault-free table, its faults */
+	struct wcd_ftm_opts ftm;	/* ftmesh: detour resolved (0/1) */
+	uint32_t ftm_blocks, ftm_recs;	/* ftmesh: what compute found */
 };
 
 static int op_refresh(void *ctx, struct wcd_fabric_view *v)
@@ -616,6 +620,81 @@ static int op_read_table_scheme(void *ctx, struct wcd_fabric_view *v,
 	v->table_scheme_known = false;
 	v->table_kind = kind;
 	return request(sc->st, msg, table_bytes_cb, v);
+}
+
+/* TABLE_GET dump of a whole table, checked against the view's. */
+struct table_read {
+	uint32_t gen;
+	unsigned char *buf;
+	size_t size, got;
+	bool bad;		/* another generation, or out of place */
+};
+
+static int table_read_cb(struct nlmsghdr *nlh, void *arg)
+{
+	struct table_read *r = arg;
+	struct nlattr *tb[WORMCAST_A_MAX + 1];
+	uint32_t off, n;
+
+	if (genlmsg_parse(nlh, 0, tb, WORMCAST_A_MAX, fabric_policy) < 0 ||
+	    !tb[WORMCAST_A_TABLE_OFFSET] || !tb[WORMCAST_A_TABLE_DATA] ||
+	    !tb[WORMCAST_A_TABLE_GEN]) {
+		r->bad = true;
+		return NL_OK;
+	}
+	off = nla_get_u32(tb[WORMCAST_A_TABLE_OFFSET]);
+	n = (uint32_t)nla_len(tb[WORMCAST_A_TABLE_DATA]);
+	if (nla_get_u32(tb[WORMCAST_A_TABLE_GEN]) != r->gen || off != r->got ||
+	    n > r->size - r->got) {
+		r->bad = true;
+		return NL_OK;
+	}
+	memcpy(r->buf + off, nla_data(tb[WORMCAST_A_TABLE_DATA]), n);
+	r->got += n;
+	return NL_OK;
+}
+
+/*
+ * The fabric's table of @kind, whole, at the generation and size the view
+ * lists; none (NULL, 0) when it has none or the dump was not that table.
+ */
+static int op_read_table(void *ctx, const struct wcd_fabric_view *v,
+			 uint32_t kind, void **table, size_t *len)
+{
+	struct sync_ctx *sc = ctx;
+	struct table_read r = { 0 };
+	struct nl_msg *msg;
+	uint32_t i;
+	int err;
+
+	*table = NULL;
+	*len = 0;
+	for (i = 0; i < v->ntables; i++)
+		if (v->tables[i].kind == kind && v->tables[i].gen &&
+		    v->tables[i].size)
+			break;
+	if (i == v->ntables || v->tables[i].size > WORMCAST_TABLE_MAX_BYTES)
+		return 0;
+	r.gen = v->tables[i].gen;
+	r.size = v->tables[i].size;
+	r.buf = malloc(r.size);
+	if (!r.buf)
+		return -ENOMEM;
+	msg = family_msg(sc->st, WORMCAST_CMD_TABLE_GET, NLM_F_DUMP);
+	if (msg && (nla_put_u32(msg, WORMCAST_A_FABRIC_IFINDEX, sc->ifindex) < 0 ||
+		    nla_put_u32(msg, WORMCAST_A_TABLE_KIND, kind) < 0)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	err = request(sc->st, msg, table_read_cb, &r);
+	if (err || r.bad || r.got != r.size) {
+		free(r.buf);
+		/* replaced meanwhile (-EIO: interrupted): not ours to keep */
+		return err == -EIO ? 0 : err;
+	}
+	*table = r.buf;
+	*len = r.size;
+	return 0;
 }
 
 /* The fabric's cached fault-free table of @scheme, computed if need be. */
@@ -669,6 +748,37 @@ static int compute_two_trees(struct sync_ctx *sc, const struct wc_topo *t,
 	return err;
 }
 
+/* An ftmesh table: the mesh's fault information from the live faults. */
+static int compute_ftmesh(struct sync_ctx *sc, const struct wc_topo *t,
+			  void **table, size_t *len)
+{
+	const struct fabric_mem *m = sc->m;
+	uint32_t (*links)[2] = NULL, i, pa, pb;
+	int err;
+
+	if (!m || !m->faults.known) {
+		sc->why = "the fabric's faults are not known";
+		return -EAGAIN;
+	}
+	if (m->faults.nlinks) {
+		links = calloc(m->faults.nlinks, sizeof(*links));
+		if (!links)
+			return -ENOMEM;
+	}
+	for (i = 0; i < m->faults.nlinks; i++)
+		wc_link_ends(t, m->faults.links[i], &links[i][0], &pa,
+			     &links[i][1], &pb);
+	err = wc_ftm_table_from_faults(t, m->faults.nodes, m->faults.nnodes,
+				       (const uint32_t (*)[2])links,
+				       m->faults.nlinks, sc->ftm.strategy,
+				       sc->opts.seed, sc->ftm.detour, table,
+				       len, &sc->ftm_blocks, &sc->why);
+	free(links);
+	if (!err)
+		sc->ftm_recs = ((const struct wormcast_ftmesh *)*table)->nrecs;
+	return err;
+}
+
 static int op_compute(void *ctx, const struct wcd_fabric_view *v,
 		      uint32_t scheme, void **table, size_t *len)
 {
@@ -684,6 +794,8 @@ static int op_compute(void *ctx, const struct wcd_fabric_view *v,
 	}
 	if (err)
 		return err;
+	if (scheme == WORMCAST_MCAST_FTMESH)
+		return compute_ftmesh(sc, &t, table, len);
 	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_BCAST)
 		return wc_bcast_table_build(&t, scheme, table, len, &sc->why);
 	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS) {
@@ -728,8 +840,8 @@ static struct nla_policy fault_policy[WORMCAST_FAULT_MAX + 1] = {
 struct faults_dump {
 	const struct wc_topo *t;
 	uint32_t nlinks, nnodes;
-	bool overflow;
-	uint32_t links[WORMCAST_TREES_MAX_FAULTS];
+	uint32_t *links;	/* room for every link of the topology */
+	uint32_t *nodes;	/* room for every node */
 };
 
 static int faults_cb(struct nlmsghdr *nlh, void *arg)
@@ -748,94 +860,107 @@ static int faults_cb(struct nlmsghdr *nlh, void *arg)
 		if (nla_parse_nested(fb, WORMCAST_FAULT_MAX, f, fault_policy) < 0 ||
 		    !fb[WORMCAST_FAULT_KIND] || !fb[WORMCAST_FAULT_NODE])
 			continue;
+		a = nla_get_u32(fb[WORMCAST_FAULT_NODE]);
+		if (a >= d->t->nnodes)
+			continue;
 		if (nla_get_u32(fb[WORMCAST_FAULT_KIND]) == WORMCAST_FAULT_KIND_NODE) {
-			d->nnodes++;
+			if (d->nnodes < d->t->nnodes)
+				d->nodes[d->nnodes++] = a;
 			continue;
 		}
 		if (!fb[WORMCAST_FAULT_PEER])
 			continue;
-		a = nla_get_u32(fb[WORMCAST_FAULT_NODE]);
 		b = nla_get_u32(fb[WORMCAST_FAULT_PEER]);
-		if (a >= d->t->nnodes || b >= d->t->nnodes)
+		if (b >= d->t->nnodes)
 			continue;
 		port = wc_topo_port_to(d->t, a, b);
 		link = port == WC_NO_PORT ? WC_NO_LINK : wc_link_id(d->t, a, port);
-		if (link == WC_NO_LINK)
+		if (link == WC_NO_LINK || d->nlinks == wc_link_space(d->t))
 			continue;
-		if (d->nlinks == WORMCAST_TREES_MAX_FAULTS) {
-			d->overflow = true;
-			continue;
-		}
 		d->links[d->nlinks++] = link;
 	}
 	return NL_OK;
 }
 
-static int cmp_link(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
- * The fabric's faults (FAULT_GET dump) into @m: its faulty links as
- * sorted link ids, its faulty nodes counted.  Returns 0 or an error; a
- * change of the link set bumps faults_seq.
+ * The fabric's faults (FAULT_GET dump) into @m (wcd_faults_update()).
+ * Returns 0 or an error.
  */
 static int read_faults(struct daemon_state *st, const struct wcd_fabric_view *v,
 		       struct fabric_mem *m)
 {
-	struct faults_dump *d = calloc(1, sizeof(*d));
+	struct faults_dump d = { 0 };
 	struct nl_msg *msg;
 	struct wc_topo t;
 	int err, tries;
 
-	if (!d)
-		return -ENOMEM;
 	err = wc_topo_init(&t, v->topology, v->ndims, v->dims, NULL);
-	for (tries = 0; !err && tries < 3; tries++) {
-		memset(d, 0, sizeof(*d));
-		d->t = &t;
+	if (err)
+		return err;
+	d.links = calloc(wc_link_space(&t) + 1, sizeof(*d.links));
+	d.nodes = calloc(t.nnodes + 1, sizeof(*d.nodes));
+	if (!d.links || !d.nodes) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (tries = 0; tries < 3; tries++) {
+		d.t = &t;
+		d.nlinks = d.nnodes = 0;
 		msg = family_msg(st, WORMCAST_CMD_FAULT_GET, NLM_F_DUMP);
 		if (msg && nla_put_u32(msg, WORMCAST_A_FABRIC_IFINDEX, v->ifindex) < 0) {
 			nlmsg_free(msg);
 			msg = NULL;
 		}
-		err = request(st, msg, faults_cb, d);
+		err = request(st, msg, faults_cb, &d);
 		if (err != -EIO)	/* an interrupted dump: again */
 			break;
 	}
-	if (!err) {
-		qsort(d->links, d->nlinks, sizeof(d->links[0]), cmp_link);
-		if (!m->faults_known || d->nlinks != m->nfault_links ||
-		    memcmp(d->links, m->fault_links,
-			   d->nlinks * sizeof(d->links[0])))
-			m->faults_seq++;
-		memcpy(m->fault_links, d->links, d->nlinks * sizeof(d->links[0]));
-		m->nfault_links = d->nlinks;
-		m->nfault_nodes = d->nnodes;
-		m->faults_overflow = d->overflow;
-		m->faults_known = true;
-		m->faults_dirty = false;
-	}
-	free(d);
+	if (err)
+		goto out;
+	wcd_faults_update(&m->faults, &d.links, d.nlinks, &d.nodes, d.nnodes);
+out:
+	free(d.links);
+	free(d.nodes);
 	return err;
+}
+
+/* Is the fabric's current table of its scheme's kind one we pushed? */
+static bool table_is_ours(const struct fabric_mem *m,
+			  const struct wcd_fabric_view *v)
+{
+	uint32_t gen = view_table_gen(v, wcd_table_kind(v->scheme));
+
+	return m->pushed && gen && m->pushed_scheme == v->scheme &&
+	       m->pushed_gen == gen;
 }
 
 /* Does the fabric's current trees table carry other faults than it has? */
 static bool faults_stale(const struct fabric_mem *m,
 			 const struct wcd_fabric_view *v)
 {
-	bool ours = m->pushed && m->pushed_scheme == v->scheme &&
-		    m->pushed_gen == view_table_gen(v, WORMCAST_TABLE_TREES);
-	uint32_t n = ours ? m->pushed_nfaults : 0;
+	return wc_mcast_two_trees(v->scheme) &&
+	       wcd_faults_stale(&m->faults, v->scheme, table_is_ours(m, v),
+				m->pushed_faults_seq, m->pushed_links_seq);
+}
 
-	if (!wc_mcast_two_trees(v->scheme) || !m->faults_known)
-		return false;
-	return n != m->nfault_links ||
-	       (n && memcmp(m->pushed_faults, m->fault_links,
-			    n * sizeof(m->fault_links[0])));
+/*
+ * ftmesh: a table we pushed is known without reading it back, and stale
+ * when the faults or the options moved since; any other is left for
+ * wcd_sync_fabric() to read and compare with the one it computes.
+ */
+static void ftm_known(const struct fabric_mem *m, const struct sync_ctx *sc,
+		      struct wcd_fabric_view *v)
+{
+	if (v->scheme != WORMCAST_MCAST_FTMESH || !table_is_ours(m, v))
+		return;
+	v->table_scheme_known = true;
+	v->table_kind = WORMCAST_TABLE_FTMESH;
+	v->table_scheme = WORMCAST_MCAST_FTMESH;
+	v->stale = wcd_faults_stale(&m->faults, v->scheme, true,
+				    m->pushed_faults_seq, m->pushed_links_seq) ||
+		   m->pushed_ftm.strategy != sc->ftm.strategy ||
+		   m->pushed_ftm.detour != sc->ftm.detour ||
+		   m->pushed_opts.seed != sc->opts.seed;
 }
 
 static struct nl_msg *table_msg(struct sync_ctx *sc, uint8_t cmd)
@@ -957,6 +1082,7 @@ static const struct wcd_sync_ops sync_ops = {
 	.refresh = op_refresh,
 	.read_table_scheme = op_read_table_scheme,
 	.compute = op_compute,
+	.read_table = op_read_table,
 };
 
 /* ------------------------------------------------------------ sync */
@@ -992,6 +1118,7 @@ static void fabric_mem_free(struct fabric_mem *m)
 	senders_free(m);
 	free(m->base);
 	m->base = NULL;
+	wcd_faults_free(&m->faults);
 }
 
 /* Forget fabrics that are gone. */
@@ -1021,11 +1148,34 @@ static const char *scheme_str(uint32_t s, char *buf, size_t len)
 	return buf;
 }
 
+/* What a push of a table that depends on the faults adds to its log line. */
+static void faults_log(const struct fabric_mem *m, const struct sync_ctx *sc,
+		       uint32_t scheme, char *extra, size_t size)
+{
+	size_t at = strlen(extra);
+
+	if (scheme == WORMCAST_MCAST_FTMESH)
+		snprintf(extra + at, size - at,
+			 " (ftmesh strategy %u, detour %s, seed %llu) faulty nodes %u, faulty links %u, blocks %u, records %u",
+			 sc->ftm.strategy, sc->ftm.detour ? "on" : "off",
+			 (unsigned long long)sc->opts.seed, m->faults.nnodes,
+			 m->faults.nlinks, sc->ftm_blocks, sc->ftm_recs);
+	else if (m->faults.nlinks || m->faults.nnodes || m->faults.event_ms)
+		snprintf(extra + at, size - at, " faulty links %u%s",
+			 m->faults.nlinks,
+			 m->faults.nnodes ? " (faulty nodes not planned, absorbed and counted)" : "");
+	at = strlen(extra);
+	if (m->faults.event_ms)
+		snprintf(extra + at, size - at, ", fault event to commit %llu ms",
+			 (unsigned long long)(mono_ms() - m->faults.event_ms));
+}
+
 static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 {
 	struct sync_ctx sc = { .st = st, .ifindex = v->ifindex };
 	struct fabric_mem *m = fabric_mem(st, v->ifindex);
 	struct wcd_sync_result res;
+	bool faults_read = false;
 	enum wcd_action a;
 	const char *section;
 	char sb[24], eb[320];
@@ -1033,21 +1183,29 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 
 	if (!m)
 		return;
-	wcd_config_opts(&st->cfg, v->name, &sc.opts, &section);
-	/* Two-tree tables carry the faulty links: know them first. */
-	if (v->has_scheme && wc_mcast_two_trees(v->scheme) &&
-	    (!m->faults_known || m->faults_dirty)) {
+	wcd_config_opts(&st->cfg, v->name, &sc.opts, &sc.ftm, &section);
+	sc.ftm.detour = wcd_ftm_detour_on(&sc.ftm, v->vcs);
+	/* Tables that depend on the faults: know them first. */
+	if (v->has_scheme && wcd_follows_faults(v->scheme) &&
+	    (!m->faults.known || m->faults.dirty)) {
 		err = read_faults(st, v, m);
 		if (err)
 			logmsg(st, LOG_WARNING, "fabric %s: reading faults: %s",
 			       v->name, req_error(st, err, eb, sizeof(eb)));
-		else if (m->faults_overflow)
+		faults_read = !err;
+	}
+	if (v->has_scheme && v->scheme == WORMCAST_MCAST_FTMESH &&
+	    !m->faults.known)
+		return;		/* logged; the next sync reads them again */
+	sc.faults = m->faults.links;
+	sc.nfaults = m->faults.nlinks;
+	if (sc.nfaults > WORMCAST_TREES_MAX_FAULTS) {
+		sc.nfaults = WORMCAST_TREES_MAX_FAULTS;
+		if (faults_read && wc_mcast_two_trees(v->scheme))
 			logmsg(st, LOG_WARNING,
 			       "fabric %s: more than %u faulty links; the table carries the first",
 			       v->name, WORMCAST_TREES_MAX_FAULTS);
 	}
-	sc.faults = m->fault_links;
-	sc.nfaults = m->nfault_links;
 	sc.m = m;
 	/* Only "rt" depends on the options; a reload may have changed them. */
 	v->stale = m->pushed && m->pushed_scheme == v->scheme &&
@@ -1055,15 +1213,17 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 		   m->pushed_gen == view_table_gen(v, WORMCAST_TABLE_TREES) &&
 		   !wc_trees_opts_equal(&m->pushed_opts, &sc.opts);
 	v->stale |= faults_stale(m, v);
+	ftm_known(m, &sc, v);
 	a = wcd_decide(v);
 	if (a != WCD_PUSH && a != WCD_READ_SCHEME)
-		m->faults_event_ms = 0;	/* the burst changed nothing here */
+		m->faults.event_ms = 0;	/* the burst changed nothing here */
 	/*
 	 * A refused push is not retried until the scheme, the generation or
 	 * the faults move.
 	 */
-	if (a == WCD_PUSH && m->failed && m->failed_scheme == v->scheme &&
-	    m->failed_gen == v->gen && m->failed_faults_seq == m->faults_seq)
+	if ((a == WCD_PUSH || a == WCD_READ_SCHEME) && m->failed &&
+	    m->failed_scheme == v->scheme && m->failed_gen == v->gen &&
+	    m->failed_faults_seq == m->faults.seq)
 		return;
 	if (a != WCD_PUSH && a != WCD_READ_SCHEME) {
 		if (!m->logged_state || m->logged_action != a ||
@@ -1082,33 +1242,33 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 	err = wcd_sync_fabric(&sync_ops, &sc, v, st->cfg.retries,
 			      WORMCAST_TABLE_CHUNK_MAX, &res);
 	m->logged_state = false;
-	if (!err && res.action == WCD_PUSH) {
+	if (!err && (res.action == WCD_PUSH || res.adopted)) {
 		char extra[320] = "";
 
 		m->failed = false;
 		m->pushed = true;
 		m->pushed_scheme = res.scheme;
-		m->pushed_gen = res.gen;
+		m->pushed_gen = res.action == WCD_PUSH ? res.gen :
+				view_table_gen(v, wcd_table_kind(res.scheme));
 		m->pushed_opts = sc.opts;
-		m->pushed_nfaults = wc_mcast_two_trees(res.scheme) ?
-				    sc.nfaults : 0;
-		memcpy(m->pushed_faults, sc.faults,
-		       m->pushed_nfaults * sizeof(m->pushed_faults[0]));
-		if (wc_mcast_two_trees(res.scheme) &&
-		    (m->nfault_links || m->nfault_nodes || m->faults_event_ms)) {
-			size_t at = strlen(extra);
-
-			snprintf(extra + at, sizeof(extra) - at,
-				 " faulty links %u%s", m->nfault_links,
-				 m->nfault_nodes ? " (faulty nodes not planned, absorbed and counted)" : "");
-			at = strlen(extra);
-			if (m->faults_event_ms)
-				snprintf(extra + at, sizeof(extra) - at,
-					 ", fault event to commit %llu ms",
-					 (unsigned long long)(mono_ms() -
-							      m->faults_event_ms));
+		m->pushed_ftm = sc.ftm;
+		m->pushed_faults_seq = m->faults.seq;
+		m->pushed_links_seq = m->faults.links_seq;
+		if (wcd_follows_faults(res.scheme))
+			faults_log(m, &sc, res.scheme, extra, sizeof(extra));
+		m->faults.event_ms = 0;
+		if (res.action != WCD_PUSH) {
+			/* a restart: the kernel already holds what we computed */
+			logmsg(st, LOG_INFO,
+			       "fabric %s: %s table generation %u equals the one computed (compute %.1f ms): kept%s",
+			       v->name, scheme_str(res.scheme, sb, sizeof(sb)),
+			       m->pushed_gen, res.compute_ms, extra);
+			m->logged_state = true;
+			m->logged_action = res.action;
+			m->logged_scheme = v->scheme;
+			m->logged_gen = v->gen;
+			return;
 		}
-		m->faults_event_ms = 0;
 		if (res.scheme == WORMCAST_MCAST_RT) {
 			if (sc.opts.rt_pair == WC_RT_PAIR_PATH)
 				snprintf(extra + strlen(extra), sizeof(extra) - strlen(extra),
@@ -1133,7 +1293,7 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 	m->failed = true;
 	m->failed_scheme = v->scheme;
 	m->failed_gen = v->gen;
-	m->failed_faults_seq = m->faults_seq;
+	m->failed_faults_seq = m->faults.seq;
 	if (res.stage && !strcmp(res.stage, "compute"))
 		logmsg(st, LOG_ERR, "fabric %s: cannot compute the %s table: %s",
 		       v->name, scheme_str(v->scheme, sb, sizeof(sb)),
@@ -1563,9 +1723,9 @@ static void fault_event(struct daemon_state *st, struct nlmsghdr *nlh)
 	m = fabric_mem(st, nla_get_u32(tb[WORMCAST_A_FABRIC_IFINDEX]));
 	if (!m)
 		return;
-	if (!m->faults_dirty && !m->faults_event_ms)
-		m->faults_event_ms = mono_ms();
-	m->faults_dirty = true;
+	if (!m->faults.dirty && !m->faults.event_ms)
+		m->faults.event_ms = mono_ms();
+	m->faults.dirty = true;
 }
 
 static int event_cb(struct nl_msg *msg, void *arg)

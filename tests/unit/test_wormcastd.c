@@ -4,15 +4,21 @@
  * fake kernel that follows the uapi's transaction semantics (one open
  * transaction per fabric, replaced by the next TABLE_NEW; chunks in order;
  * COMMIT publishes only at the generation given to TABLE_NEW), the
- * push-or-not decision, and the configuration file.
+ * push-or-not decision, and the configuration file; ftmesh tables from
+ * the fake fabric's faulty nodes and links, compared byte for byte with
+ * the kernel's on resync (no scheme word), pushed again when the faults
+ * change.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tap.h"
+#include "testutil.h"
 #include "labels_table.h"
 #include "bcast_table.h"
+#include "ftm_table.h"
+#include "ftm_decode.h"
 #include "../../daemon/push.c"
 #include "../../daemon/config.c"
 
@@ -20,6 +26,12 @@
 
 struct fake {
 	uint32_t gen, scheme;		/* the fabric's */
+	uint32_t topology, side, vcs;	/* default: an 8x8 torus, 0 VCs reported */
+	/* ftmesh: the fabric's faults, and what compute uses */
+	uint32_t nnodes_f, nlinks_f;
+	uint32_t nodes_f[16], links_f[16][2];
+	struct wcd_ftm_opts ftm;
+	uint32_t table_reads;		/* whole tables read (read_table) */
 	/* the committed table (the kernel keeps one per kind; one is enough here) */
 	unsigned char *table;
 	size_t table_len;
@@ -44,7 +56,7 @@ static int f_new(void *ctx, uint32_t kind, uint32_t size, uint32_t gen, uint32_t
 
 	f->news++;
 	if ((kind != WORMCAST_TABLE_TREES && kind != WORMCAST_TABLE_LABELS &&
-	     kind != WORMCAST_TABLE_BCAST) ||
+	     kind != WORMCAST_TABLE_BCAST && kind != WORMCAST_TABLE_FTMESH) ||
 	    !size || size > WORMCAST_TABLE_MAX_BYTES)
 		return -EINVAL;
 	free(f->buf);			/* replaces an open transaction */
@@ -126,10 +138,11 @@ static void f_view(struct fake *f, struct wcd_fabric_view *v)
 	memset(v, 0, sizeof(*v));
 	v->ifindex = 2;
 	snprintf(v->name, sizeof(v->name), "wc");
-	v->topology = WORMCAST_TOPO_TORUS;
+	v->topology = f->topology;
 	v->ndims = 2;
-	v->dims[0] = v->dims[1] = 8;
-	v->nnodes = 64;
+	v->dims[0] = v->dims[1] = f->side;
+	v->nnodes = f->side * f->side;
+	v->vcs = f->vcs;
 	v->has_scheme = true;
 	v->scheme = f->scheme;
 	v->gen = f->gen;
@@ -173,6 +186,12 @@ static int f_compute(void *ctx, const struct wcd_fabric_view *v, uint32_t scheme
 	f->computes++;
 	if (wc_topo_init(&t, v->topology, v->ndims, v->dims, &why))
 		return -EINVAL;
+	if (scheme == WORMCAST_MCAST_FTMESH)
+		return wc_ftm_table_from_faults(&t, f->nodes_f, f->nnodes_f,
+						(const u32 (*)[2])f->links_f,
+						f->nlinks_f, f->ftm.strategy, 0,
+						wcd_ftm_detour_on(&f->ftm, v->vcs),
+						table, len, NULL, &why);
 	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS)
 		return wc_labels_table_build(&t, scheme, table, len);
 	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_BCAST)
@@ -180,11 +199,30 @@ static int f_compute(void *ctx, const struct wcd_fabric_view *v, uint32_t scheme
 	return wc_trees_table(scheme, &t, NULL, table, len, &why);
 }
 
+static int f_read_table(void *ctx, const struct wcd_fabric_view *v, uint32_t kind,
+			void **table, size_t *len)
+{
+	struct fake *f = ctx;
+
+	f->table_reads++;
+	*table = NULL;
+	*len = 0;
+	if (!f->table || kind != f->table_kind)
+		return 0;
+	*table = malloc(f->table_len);
+	if (!*table)
+		return -ENOMEM;
+	memcpy(*table, f->table, f->table_len);
+	*len = f->table_len;
+	return 0;
+}
+
 static const struct wcd_sync_ops fops = {
 	.push = { f_new, f_chunk, f_commit, f_abort },
 	.refresh = f_refresh,
 	.read_table_scheme = f_read_scheme,
 	.compute = f_compute,
+	.read_table = f_read_table,
 };
 
 static void fake_init(struct fake *f, uint32_t scheme, uint32_t gen)
@@ -192,6 +230,11 @@ static void fake_init(struct fake *f, uint32_t scheme, uint32_t gen)
 	memset(f, 0, sizeof(*f));
 	f->scheme = scheme;
 	f->gen = gen;
+	f->topology = scheme == WORMCAST_MCAST_FTMESH ? WORMCAST_TOPO_MESH :
+		      WORMCAST_TOPO_TORUS;
+	f->side = 8;
+	f->ftm.strategy = WCD_DEFAULT_FTM_STRATEGY;
+	f->ftm.detour = WCD_FTM_DETOUR_AUTO;
 	f->fail_chunk_at = -1;
 	f->bump_scheme_at_move = -1;
 }
@@ -338,23 +381,30 @@ static void test_sync(void)
 		fake_init(&f, s, 0);
 		f_view(&f, &v);
 		err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
-		bool labels = wc_mcast_table_kind(s) == WORMCAST_TABLE_LABELS;
-		bool bcast = wc_mcast_table_kind(s) == WORMCAST_TABLE_BCAST;
+		bool labels = wcd_table_kind(s) == WORMCAST_TABLE_LABELS;
+		bool bcast = wcd_table_kind(s) == WORMCAST_TABLE_BCAST;
+		bool ftm = wcd_table_kind(s) == WORMCAST_TABLE_FTMESH;
 
 		ok(!err && res.action == WCD_PUSH && res.attempts == 1 && f.table &&
-		   f.table_kind == wc_mcast_table_kind(s) &&
+		   f.table_kind == wcd_table_kind(s) &&
 		   (labels ? f.table_len == wc_labels_table_size(64) :
 		    bcast ? f.table_len == wc_bcast_table_size(64) :
-			     !wc_trees_table_parse(f.table, f.table_len, NULL, NULL)) &&
-		   *(uint32_t *)f.table == s && res.gen == f.gen &&
+		    ftm ? f.table_len == wc_ftm_table_size(64, 0, 0) :
+			  !wc_trees_table_parse(f.table, f.table_len, NULL, NULL)) &&
+		   *(uint32_t *)f.table == (ftm ? 64 : s) && res.gen == f.gen &&
 		   res.bytes == f.table_len,
 		   "%s: computed and committed as a %s table (%zu bytes, generation %u)",
-		   wc_mcast_scheme_name(s), labels ? "LABELS" : bcast ? "BCAST" : "TREES",
+		   wc_mcast_scheme_name(s),
+		   labels ? "LABELS" : bcast ? "BCAST" : ftm ? "FTMESH" : "TREES",
 		   res.bytes, res.gen);
 		f_view(&f, &v);
 		err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
-		ok(!err && res.action == WCD_UP_TO_DATE && f.reads == 1 && f.news == 1,
-		   "%s: a second sync reads the table's scheme and does nothing", wc_mcast_scheme_name(s));
+		ok(!err && res.action == WCD_UP_TO_DATE && f.news == 1 &&
+		   (ftm ? !f.reads && f.table_reads == 1 && res.adopted :
+			  f.reads == 1 && !f.table_reads),
+		   "%s: a second sync %s and does nothing", wc_mcast_scheme_name(s),
+		   ftm ? "reads the whole table, equal to the one computed," :
+			 "reads the table's scheme");
 		fake_free(&f);
 	}
 
@@ -471,9 +521,21 @@ static void test_config(void)
 		{ " = best\n", "t.conf:1: missing key" },
 		{ "rt_pair =\n", "t.conf:1: \"rt_pair\" needs a value" },
 		{ "trials = 1x\n", "t.conf:1: trials" },
+		{ "ftmesh_strategy = 3\n", "t.conf:1: ftmesh_strategy \"3\": expected 1 or 2" },
+		{ "ftmesh_strategy = 0\n", "t.conf:1: ftmesh_strategy \"0\"" },
+		{ "ftmesh_strategy = 12\n", "t.conf:1: ftmesh_strategy \"12\"" },
+		{ "ftmesh_strategy = 2x\n", "t.conf:1: ftmesh_strategy" },
+		{ "ftmesh_strategy = -1\n", "t.conf:1: ftmesh_strategy" },
+		{ "ftmesh_strategy =\n", "t.conf:1: \"ftmesh_strategy\" needs a value" },
+		{ "ftmesh_detour = yes\n", "t.conf:1: ftmesh_detour \"yes\": expected on, off or auto" },
+		{ "ftmesh_detour = ON\n", "t.conf:1: ftmesh_detour \"ON\"" },
+		{ "[fabric a]\nftmesh_detour = on\nftmesh_detour = off\n",
+		  "t.conf:3: \"ftmesh_detour\" given twice in this section" },
+		{ "ftmesh_strategy = 1\nftmesh_strategy = 2\n", "t.conf:2: \"ftmesh_strategy\" given twice" },
 	};
 	struct wcd_config c;
 	struct wc_trees_opts o;
+	struct wcd_ftm_opts fo;
 	const char *sec;
 	char err[256];
 	size_t i;
@@ -482,6 +544,7 @@ static void test_config(void)
 	r = wcd_config_parse(&c, "", "t.conf", err, sizeof(err));
 	ok(!r && c.poll_interval == WCD_DEFAULT_POLL && c.retries == WCD_DEFAULT_RETRIES &&
 	   c.plans_eager_max == WCD_DEFAULT_PLANS_EAGER_MAX &&
+	   c.ftm_global.strategy == 2 && c.ftm_global.detour == WCD_FTM_DETOUR_AUTO &&
 	   c.global.trials == WC_TREES_DEFAULT_TRIALS && c.global.rt_pair == WC_RT_PAIR_AVERAGE &&
 	   !c.global.seed, "empty file: defaults");
 	wcd_config_free(&c);
@@ -492,24 +555,34 @@ static void test_config(void)
 			     "plans_eager_max = 0\n"
 			     "\trt_pair = worst\n"
 			     "seed = 18446744073709551615\n"
+			     "ftmesh_strategy = 1\n"
 			     "[fabric big*]\n"
 			     "rt_pair = balanced\n"
 			     "trials = 500\n"
+			     "ftmesh_detour = off\n"
 			     "[ fabric wc ]\n"
-			     "seed = 3\n", "t.conf", err, sizeof(err));
+			     "seed = 3\n"
+			     "ftmesh_strategy = 2\n"
+			     "ftmesh_detour=on\n", "t.conf", err, sizeof(err));
 	ok(!r, "a full file parses%s%s", r ? ": " : "", r ? err : "");
 	if (!r) {
 		ok(c.poll_interval == 0 && c.retries == 5 && !c.plans_eager_max &&
 		   c.global.rt_pair == WC_RT_PAIR_PATH &&
 		   c.global.seed == UINT64_MAX && c.nsec == 2, "global keys");
-		wcd_config_opts(&c, "bigfab", &o, &sec);
+		wcd_config_opts(&c, "bigfab", &o, &fo, &sec);
 		ok(o.rt_pair == WC_RT_PAIR_AVERAGE && o.trials == 500 && o.seed == UINT64_MAX &&
-		   sec && !strcmp(sec, "big*"), "[fabric big*]: its keys, the seed inherited");
-		wcd_config_opts(&c, "wc", &o, &sec);
+		   fo.strategy == 1 && fo.detour == WCD_FTM_DETOUR_OFF &&
+		   sec && !strcmp(sec, "big*"),
+		   "[fabric big*]: its keys, the seed and ftmesh_strategy inherited");
+		wcd_config_opts(&c, "wc", &o, &fo, &sec);
 		ok(o.rt_pair == WC_RT_PAIR_PATH && o.trials == WC_TREES_DEFAULT_TRIALS &&
-		   o.seed == 3 && sec && !strcmp(sec, "wc"), "[fabric wc]");
-		wcd_config_opts(&c, "other", &o, &sec);
-		ok(o.rt_pair == WC_RT_PAIR_PATH && !sec, "no section matches: global options");
+		   o.seed == 3 && fo.strategy == 2 && fo.detour == WCD_FTM_DETOUR_ON &&
+		   sec && !strcmp(sec, "wc"), "[fabric wc]");
+		wcd_config_opts(&c, "other", &o, &fo, &sec);
+		ok(o.rt_pair == WC_RT_PAIR_PATH && fo.strategy == 1 &&
+		   fo.detour == WCD_FTM_DETOUR_AUTO && !sec, "no section matches: global options");
+		wcd_config_opts(&c, "other", &o, NULL, NULL);
+		ok(o.seed == UINT64_MAX, "the ftmesh options may be left out");
 		wcd_config_free(&c);
 	}
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
@@ -533,11 +606,265 @@ static void test_config(void)
 	}
 }
 
+/* A malloc'ed copy of @n ids, as a FAULT_GET dump gives them. */
+static uint32_t *ids(const uint32_t *v, uint32_t n)
+{
+	uint32_t *c = malloc((n + 1) * sizeof(*c));
+
+	if (!c)
+		abort();
+	memcpy(c, v, n * sizeof(*c));
+	return c;
+}
+
+static void test_faults(void)
+{
+	static const uint32_t l1[] = { 9, 3, 9, 5 }, n1[] = { 7 }, n2[] = { 7, 2 };
+	struct wcd_faults f = { 0 };
+	uint32_t *a, *b, seq, lseq;
+
+	ok(!wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, false, 0, 0) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0, 0),
+	   "faults not read yet: no table is stale for them");
+	a = ids(l1, 0);
+	b = ids(n1, 0);
+	wcd_faults_update(&f, &a, 0, &b, 0);
+	ok(f.known && f.seq == 1 && f.links_seq == 1 && !a && !b &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0, 0) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, false, 0, 0) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, 1, 1),
+	   "no fault: a trees table of anyone's carries what it must; an ftmesh table not ours is compared");
+	seq = f.seq;
+	lseq = f.links_seq;
+	f.dirty = true;
+	a = ids(l1, 4);
+	b = ids(n1, 1);
+	wcd_faults_update(&f, &a, 4, &b, 1);
+	ok(f.nlinks == 3 && f.links[0] == 3 && f.links[1] == 5 && f.links[2] == 9 &&
+	   f.nnodes == 1 && f.seq == seq + 1 && f.links_seq == lseq + 1 && !f.dirty,
+	   "links 9, 3, 9, 5 and node 7: sorted, once each; both counters move");
+	ok(wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, true, seq, lseq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0, 0) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq, lseq) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, f.seq, f.links_seq) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DUAL_PATH, true, seq, lseq),
+	   "then trees and ftmesh tables pushed before are stale, dual-path's never");
+	seq = f.seq;
+	lseq = f.links_seq;
+	a = ids(l1, 4);
+	b = ids(n1, 1);
+	wcd_faults_update(&f, &a, 4, &b, 1);
+	ok(f.seq == seq && f.links_seq == lseq,
+	   "the same set read again: no change counted (no table)");
+	a = ids(l1, 4);
+	b = ids(n2, 2);
+	wcd_faults_update(&f, &a, 4, &b, 2);
+	ok(f.seq == seq + 1 && f.links_seq == lseq && f.nnodes == 2 && f.nodes[0] == 2 &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_RT, true, seq, lseq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq, lseq),
+	   "a node fails: an ftmesh table is stale, a trees table (links only) is not");
+	a = ids(l1, 0);
+	b = ids(n2, 0);
+	wcd_faults_update(&f, &a, 0, &b, 0);
+	ok(!f.nlinks && !f.nnodes && f.seq == seq + 2 && f.links_seq == lseq + 1 &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DSTM2, false, 0, 0),
+	   "everything repaired: counted; a trees table of anyone's without faults is current");
+	wcd_faults_free(&f);
+	ok(!f.links && !f.nodes && !f.known, "freed");
+}
+
+static void test_ftm_detour(void)
+{
+	struct wcd_ftm_opts o = { .strategy = 2, .detour = WCD_FTM_DETOUR_AUTO };
+
+	ok(!wcd_ftm_detour_on(&o, 0) && !wcd_ftm_detour_on(&o, 4) &&
+	   !wcd_ftm_detour_on(&o, 7) && wcd_ftm_detour_on(&o, 8) &&
+	   wcd_ftm_detour_on(&o, 16),
+	   "ftmesh_detour auto: on with 8 or more VCs, off below or unreported");
+	o.detour = WCD_FTM_DETOUR_ON;
+	ok(wcd_ftm_detour_on(&o, 4), "ftmesh_detour on: on whatever the VCs");
+	o.detour = WCD_FTM_DETOUR_OFF;
+	ok(!wcd_ftm_detour_on(&o, 16), "ftmesh_detour off: off whatever the VCs");
+	ok(!strcmp(wcd_ftm_detour_name(WCD_FTM_DETOUR_AUTO), "auto"), "detour names");
+}
+
+/* The fake's table decodes to the fault information of its faults. */
+static u32 ftm_matches(const struct fake *f, u32 strategy, bool detour,
+		       u32 *nblocks, const char *what)
+{
+	struct ftm_decoded d;
+	struct wc_faultinfo fi;
+	u32 bad;
+
+	if (!f->table || f->table_kind != WORMCAST_TABLE_FTMESH ||
+	    !ftm_decode(f->table, f->table_len, &d))
+		return 1;
+	if (wc_fi_build(&fi, f->side, f->side, f->nodes_f, f->nnodes_f,
+			(const u32 (*)[2])f->links_f, f->nlinks_f, NULL))
+		return 1;
+	bad = ftm_check_fi(&d, &fi, what);
+	if (d.h.strategy != strategy ||
+	    d.h.flags != (detour ? WORMCAST_FTMESH_F_DETOUR : 0u))
+		bad++;
+	*nblocks = fi.nblocks;
+	wc_fi_free(&fi);
+	return bad;
+}
+
+static void test_ftmesh(void)
+{
+	struct wcd_fabric_view v;
+	struct wcd_sync_result res;
+	struct fake f;
+	u32 nb = 0, nb2 = 0, bad;
+	int err;
+
+	/* 20x20 with a 2x2 block's worth of faults and a faulty link. */
+	fake_init(&f, WORMCAST_MCAST_FTMESH, 4);
+	f.side = 20;
+	f.vcs = 8;
+	f.nodes_f[f.nnodes_f++] = 5 + 20 * 5;
+	f.nodes_f[f.nnodes_f++] = 6 + 20 * 6;
+	f.links_f[f.nlinks_f][0] = 14 + 20 * 3;	/* (14,3)-(15,3): (15,3) */
+	f.links_f[f.nlinks_f++][1] = 15 + 20 * 3;
+	f_view(&f, &v);
+	err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
+	bad = ftm_matches(&f, 2, true, &nb, "first push");
+	ok(!err && res.action == WCD_PUSH && f.commits == 1 && !f.table_reads &&
+	   !bad && nb == 2,
+	   "ftmesh on 20x20, 8 VCs: computed and committed; its bytes decode to the fault information (%u blocks: safety, records per subnetwork and node; strategy 2, detour on)",
+	   nb);
+	f_view(&f, &v);
+	err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
+	ok(!err && res.action == WCD_UP_TO_DATE && res.compared && res.adopted &&
+	   f.news == 1 && f.table_reads == 1 && !f.reads,
+	   "a resync reads the kernel's table, equal to the one computed: nothing pushed");
+
+	/* A node and a link fail: the next sync finds the kernel's table differs. */
+	f.nodes_f[f.nnodes_f++] = 12 + 20 * 12;
+	f.links_f[f.nlinks_f][0] = 2 + 20 * 16;	/* (2,16)-(2,17): (2,17) */
+	f.links_f[f.nlinks_f++][1] = 2 + 20 * 17;
+	f_view(&f, &v);
+	err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
+	bad = ftm_matches(&f, 2, true, &nb2, "after the faults");
+	ok(!err && res.action == WCD_PUSH && res.compared && !res.adopted &&
+	   f.news == 2 && f.computes == 3 && !bad && nb2 == nb + 2,
+	   "a faulty node and a faulty link: computed once, compared, pushed again with %u blocks, the new ones included",
+	   nb2);
+	f_view(&f, &v);
+	err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
+	ok(!err && res.action == WCD_UP_TO_DATE && f.news == 2,
+	   "a second sync does nothing");
+
+	/* What the daemon knows it pushed: no read back; stale means push. */
+	f_view(&f, &v);
+	v.table_scheme_known = true;
+	v.table_kind = WORMCAST_TABLE_FTMESH;
+	v.table_scheme = WORMCAST_MCAST_FTMESH;
+	err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
+	ok(!err && res.action == WCD_UP_TO_DATE && f.table_reads == 3 && f.news == 2,
+	   "a table known to be ours and current: nothing read, nothing pushed");
+	f.nnodes_f--;		/* (12,12) repaired */
+	f.ftm.strategy = 1;
+	f_view(&f, &v);
+	v.table_scheme_known = true;
+	v.table_kind = WORMCAST_TABLE_FTMESH;
+	v.table_scheme = WORMCAST_MCAST_FTMESH;
+	v.stale = true;
+	err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
+	ok(!err && res.action == WCD_PUSH && f.table_reads == 3 && f.news == 3 &&
+	   !ftm_matches(&f, 1, true, &nb2, "repaired") && nb2 == nb + 1,
+	   "ours but stale (a repair, strategy 1): pushed without reading it back");
+	fake_free(&f);
+
+	/* Faults failing and repaired at random: every change one push. */
+	fake_init(&f, WORMCAST_MCAST_FTMESH, 1);
+	f.side = 20;
+	{
+		u64 rs = 12345;
+		u32 step, pushes = 0, changed = 0, wrong = 0, idle = 0;
+
+		for (step = 0; step < 40; step++) {
+			u32 news = f.news;
+			size_t olen = f.table_len;
+			unsigned char *old = malloc(olen + 1);
+
+			if (olen)
+				memcpy(old, f.table, olen);
+			if (f.nnodes_f && tu_rand_hi(&rs, 3) == 0) {
+				u32 k = tu_rand_hi(&rs, f.nnodes_f);
+
+				f.nnodes_f--;
+				f.nodes_f[k] = f.nodes_f[f.nnodes_f];
+			} else if (f.nnodes_f < 16 && tu_rand_hi(&rs, 2)) {
+				f.nodes_f[f.nnodes_f++] = tu_rand_hi(&rs, 400);
+			} else if (f.nlinks_f < 16) {
+				u32 a = tu_rand_hi(&rs, 19) + 20 * tu_rand_hi(&rs, 20);
+
+				f.links_f[f.nlinks_f][0] = a;
+				f.links_f[f.nlinks_f++][1] = a + 1;
+			}
+			/* the bytes for the new faults, computed apart */
+			{
+				struct wc_topo t;
+				u32 d[2] = { 20, 20 };
+				const char *why;
+				void *want = NULL;
+				size_t wlen = 0;
+
+				wc_topo_init(&t, WC_TOPO_MESH, 2, d, NULL);
+				wc_ftm_table_from_faults(&t, f.nodes_f, f.nnodes_f,
+							 (const u32 (*)[2])f.links_f,
+							 f.nlinks_f, 2, 0, false, &want,
+							 &wlen, NULL, &why);
+				changed += !olen || wlen != olen || memcmp(want, old, olen);
+				free(want);
+			}
+			free(old);
+			f_view(&f, &v);
+			err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
+			pushes += f.news != news;
+			if (err || ftm_matches(&f, 2, false, &nb, "random step"))
+				wrong++;
+			news = f.news;
+			f_view(&f, &v);
+			err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
+			if (err || f.news != news || res.action != WCD_UP_TO_DATE)
+				idle++;
+		}
+		ok(!wrong && !idle && pushes == changed && pushes > 20,
+		   "40 random failures and repairs on 20x20: %u pushes, one per change of the table's bytes (%u), the committed table always the current faults' fault information, and a sync after each does nothing",
+		   pushes, changed);
+	}
+	fake_free(&f);
+
+	/* Detour auto with 4 VCs: off. */
+	fake_init(&f, WORMCAST_MCAST_FTMESH, 0);
+	f.vcs = 4;
+	f_view(&f, &v);
+	err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
+	ok(!err && !ftm_matches(&f, 2, false, &nb, "4 VCs") && !nb,
+	   "4 VCs: detour off by default, no block on a fault-free 8x8");
+	fake_free(&f);
+
+	/* Not a mesh: compute refuses, nothing sent, and the sync ends. */
+	fake_init(&f, WORMCAST_MCAST_FTMESH, 0);
+	f.topology = WORMCAST_TOPO_TORUS;
+	f_view(&f, &v);
+	err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
+	ok(err == -EINVAL && res.stage && !strcmp(res.stage, "compute") && !f.news &&
+	   f.computes == 1, "ftmesh on a torus: compute refuses, no transaction");
+	fake_free(&f);
+}
+
 int main(void)
 {
 	test_push_table();
 	test_decide();
 	test_sync();
 	test_config();
+	test_faults();
+	test_ftm_detour();
+	test_ftmesh();
 	return done_testing();
 }
