@@ -335,6 +335,8 @@ static void test_sync(void)
 	for (s = WORMCAST_MCAST_SPAM; s <= WORMCAST_MCAST_MAX; s++) {
 		if (wc_mcast_builtin(s))
 			continue;	/* multiphase: no table */
+		if (s == WORMCAST_MCAST_FTMESH)
+			continue;	/* wormcastd does not compute it yet */
 		fake_init(&f, s, 0);
 		f_view(&f, &v);
 		err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
