@@ -3,7 +3,9 @@
  * The ftmesh table (struct wormcast_ftmesh) against the engine's validator
  * (kmod/engine/ftm_table.c, which the kernel runs on commit):
  *  - random fault sets from wc_fi_build() on 20x20 (20, 40, 80 faulty
- *    nodes, some faulty links too) and 50x50 (50, 100, 150 faulty nodes),
+ *    nodes, some faulty links too), 50x50 (50, 100, 150 faulty nodes),
+ *    13x37 and the largest fabric, 70x72 (300 faulty nodes, about 130,000
+ *    records, 1.1 MB: within WORMCAST_TABLE_MAX_BYTES),
  *    encoded by the small encoder below: every table is accepted, and
  *    the tables it builds are the daemon's library's (wc_ftm_tables_build())
  *    node for node: in_block, safety vectors, and per subnetwork the
@@ -358,5 +360,6 @@ int main(void)
 	one_case(50, 50, 100, 10, 8, &rng);
 	one_case(50, 50, 150, 0, 8, &rng);
 	one_case(13, 37, 30, 0, 12, &rng);	/* not square */
+	one_case(70, 72, 300, 0, 2, &rng);	/* 5040 nodes: WC_MAX_NODES */
 	return done_testing();
 }
