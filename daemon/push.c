@@ -9,14 +9,6 @@
 #include "push.h"
 #include "mcast_kind.h"
 
-uint32_t wcd_table_kind(uint32_t scheme)
-{
-	/* kmod/engine/mcast_kind.h gains ftmesh with the kernel side */
-	if (scheme == WORMCAST_MCAST_FTMESH)
-		return WORMCAST_TABLE_FTMESH;
-	return wc_mcast_table_kind(scheme);
-}
-
 bool wcd_kind_has_scheme(uint32_t kind)
 {
 	return kind == WORMCAST_TABLE_TREES || kind == WORMCAST_TABLE_LABELS ||
@@ -29,7 +21,7 @@ enum wcd_action wcd_decide(const struct wcd_fabric_view *v)
 
 	if (!v->has_scheme)
 		return WCD_NO_SCHEME;
-	kind = wcd_table_kind(v->scheme);
+	kind = wc_mcast_table_kind(v->scheme);
 	if (!kind)
 		return WCD_UNICAST;
 	for (i = 0; i < v->ntables; i++) {
@@ -199,7 +191,7 @@ int wcd_sync_fabric(const struct wcd_sync_ops *ops, void *ctx,
 
 	memset(res, 0, sizeof(*res));
 	for (;;) {
-		uint32_t kind = wcd_table_kind(v->scheme);
+		uint32_t kind = wc_mcast_table_kind(v->scheme);
 		double t0;
 
 		res->action = wcd_decide(v);
@@ -261,7 +253,7 @@ int wcd_sync_fabric(const struct wcd_sync_ops *ops, void *ctx,
 		res->attempts++;
 		res->bytes = len;
 		t0 = now_ms();
-		err = wcd_push_table(&ops->push, ctx, wcd_table_kind(table_scheme),
+		err = wcd_push_table(&ops->push, ctx, wc_mcast_table_kind(table_scheme),
 				     table, len, v->gen, chunk_max, &res->gen,
 				     &res->stage);
 		res->push_ms = now_ms() - t0;

@@ -51,12 +51,6 @@ enum wcd_action {
 };
 
 /*
- * The table kind wormcastd computes for @scheme: wc_mcast_table_kind()'s,
- * and WORMCAST_TABLE_FTMESH for ftmesh; 0 for a built-in scheme.
- */
-uint32_t wcd_table_kind(uint32_t scheme);
-
-/*
  * Whether a table of @kind starts with its scheme (trees, labels, bcast).
  * A table of another kind (ftmesh, one scheme) is compared byte for byte
  * with the table computed instead (wcd_sync_ops.read_table).
@@ -159,7 +153,7 @@ struct wcd_sync_result {
  * Bring one fabric up to date: decide from @v (already read), read the
  * scheme of the table of its scheme's kind when needed (or, for a kind
  * without one, compute the table and compare it with the kernel's: equal
- * is up to date), compute and push (the kind of wcd_table_kind()); when a
+ * is up to date), compute and push (the kind of wc_mcast_table_kind()); when a
  * step fails
  * with -EAGAIN (the generation moved), re-read the fabric and start again,
  * at most @tries transactions in all.  Returns 0 (nothing to do, or

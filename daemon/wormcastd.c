@@ -928,7 +928,7 @@ out:
 static bool table_is_ours(const struct fabric_mem *m,
 			  const struct wcd_fabric_view *v)
 {
-	uint32_t gen = view_table_gen(v, wcd_table_kind(v->scheme));
+	uint32_t gen = view_table_gen(v, wc_mcast_table_kind(v->scheme));
 
 	return m->pushed && gen && m->pushed_scheme == v->scheme &&
 	       m->pushed_gen == gen;
@@ -1249,7 +1249,7 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 		m->pushed = true;
 		m->pushed_scheme = res.scheme;
 		m->pushed_gen = res.action == WCD_PUSH ? res.gen :
-				view_table_gen(v, wcd_table_kind(res.scheme));
+				view_table_gen(v, wc_mcast_table_kind(res.scheme));
 		m->pushed_opts = sc.opts;
 		m->pushed_ftm = sc.ftm;
 		m->pushed_faults_seq = m->faults.seq;

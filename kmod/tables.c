@@ -150,6 +150,41 @@ static u32 wc_bcast_table_scheme(const struct wc_table *t)
 	return t->u.bcast.scheme;
 }
 
+/*
+ * ftmesh: the fault information of a 2-D mesh.  Refused too where the
+ * scheme cannot run, and with the detour flag on fewer than 8 VCs.
+ */
+static int wc_ftm_build(struct wc_table *t, struct wc_tables *ts,
+			const char **why)
+{
+	struct wc_ftm_set *s = &t->u.ftm;
+	int err;
+
+	err = wc_ftm_set_build(s, ts->topo, t->bytes, t->size, why);
+	if (err)
+		return err;
+	err = wc_mcast_check(WORMCAST_MCAST_FTMESH, ts->topo, ts->params,
+			     why) ?: wc_ftm_set_check(s, ts->params, why);
+	if (err)
+		wc_ftm_set_free(s);
+	return err;
+}
+
+static void wc_ftm_destroy(struct wc_table *t)
+{
+	wc_ftm_set_free(&t->u.ftm);
+}
+
+static size_t wc_ftm_mem(const struct wc_table *t)
+{
+	return t->u.ftm.mem;
+}
+
+static u32 wc_ftm_table_scheme(const struct wc_table *t)
+{
+	return WORMCAST_MCAST_FTMESH;
+}
+
 const struct wc_table_ops wc_table_ops[WORMCAST_TABLE_MAX + 1] = {
 	[WORMCAST_TABLE_TREES] = {
 		.build = wc_trees_build,
@@ -177,6 +212,13 @@ const struct wc_table_ops wc_table_ops[WORMCAST_TABLE_MAX + 1] = {
 		.scheme = wc_bcast_table_scheme,
 		.algo = &wc_algo_plh,
 	},
+	[WORMCAST_TABLE_FTMESH] = {	/* routed hop by hop around blocks */
+		.build = wc_ftm_build,
+		.destroy = wc_ftm_destroy,
+		.mem = wc_ftm_mem,
+		.scheme = wc_ftm_table_scheme,
+		.algo = &wc_algo_ftmesh,
+	},
 };
 
 /*
@@ -199,6 +241,8 @@ int wc_mcast_check(u32 scheme, const struct wc_topo *topo,
 		err = wc_label_scheme_check(scheme, topo, params, why);
 	else if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_BCAST)
 		err = wc_plh_check(topo, params, why);
+	else if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_FTMESH)
+		err = wc_ftm_scheme_check(topo, params, why);
 	else
 		err = wc_tree_scheme_check(scheme, topo, params, why);
 	if (err) {

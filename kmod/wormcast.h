@@ -51,6 +51,7 @@
 #include "plans.h"
 #include "bcast.h"
 #include "plh.h"
+#include "ftm_set.h"
 #include "mcast_kind.h"
 #include "dstset.h"
 
@@ -118,6 +119,7 @@ struct wc_table {
 		struct wc_label_set labels;	/* WORMCAST_TABLE_LABELS */
 		struct wc_plan_set plans;	/* WORMCAST_TABLE_PLANS */
 		struct wc_bcast_set bcast;	/* WORMCAST_TABLE_BCAST */
+		struct wc_ftm_set ftm;		/* WORMCAST_TABLE_FTMESH */
 	} u;
 };
 

@@ -506,12 +506,28 @@ static void add_carry(const struct wc_faultinfo *fi, u32 q, u32 line, u32 b,
 	}
 }
 
-/* Records at canonical (cx, cy) of subnet q into out (2 * nblocks room). */
+static bool canon_blocked(const struct wc_faultinfo *fi, u32 q, u32 cx, u32 cy)
+{
+	u32 x, y;
+
+	if (cx >= fi->w || cy >= fi->h)
+		return true;
+	wc_ft_canon(q, fi->w, fi->h, cx, cy, &x, &y);
+	return wc_fi_in_block(fi, wc_fi_node(fi, x, y));
+}
+
+/*
+ * Records at canonical (cx, cy) of subnet q into out (2 * nblocks room).
+ * A router inside a faulty block is failed or disabled: it routes nothing
+ * and holds no record (the kernel refuses a table that gives it one).
+ */
 static u32 collect(const struct wc_faultinfo *fi, u32 q, u32 cx, u32 cy,
 		   struct wc_fi_record *out)
 {
 	u32 b, n = 0;
 
+	if (canon_blocked(fi, q, cx, cy))
+		return 0;
 	for (b = 0; b < fi->nblocks; b++) {
 		const struct wc_ft_rect *c = &fi->cblocks[q][b];
 
@@ -537,16 +553,6 @@ u32 wc_fi_records(const struct wc_faultinfo *fi, u32 node, u32 subnet,
 	memcpy(out, buf, min_t(u32, n, max) * sizeof(*out));
 	wc_free(buf);
 	return n;
-}
-
-static bool canon_blocked(const struct wc_faultinfo *fi, u32 q, u32 cx, u32 cy)
-{
-	u32 x, y;
-
-	if (cx >= fi->w || cy >= fi->h)
-		return true;
-	wc_ft_canon(q, fi->w, fi->h, cx, cy, &x, &y);
-	return wc_fi_in_block(fi, wc_fi_node(fi, x, y));
 }
 
 void wc_fi_view(const struct wc_faultinfo *fi, u32 subnet, u32 cx, u32 cy,
@@ -634,6 +640,8 @@ int wc_fi_tables_build(const struct wc_faultinfo *fi, struct wc_fi_tables *t)
 					u32 node = line_node(fi, q, b, l, k);
 					u32 i, j;
 
+					if (wc_fi_in_block(fi, node))
+						continue;	/* as collect() */
 					for (i = 0; i < cnt; i++) {
 						struct wc_fi_record *r;
 

@@ -11,7 +11,7 @@
 
 #include "compat.h"
 
-/* WORMCAST_TABLE_TREES, _LABELS or _BCAST; 0 for a built-in scheme or unknown. */
+/* WORMCAST_TABLE_TREES, _LABELS, _BCAST or _FTMESH; 0 for a built-in scheme or unknown. */
 static inline u32 wc_mcast_table_kind(u32 scheme)
 {
 	switch (scheme) {
@@ -30,6 +30,8 @@ static inline u32 wc_mcast_table_kind(u32 scheme)
 	case WORMCAST_MCAST_DCF:
 	case WORMCAST_MCAST_EDN:
 		return WORMCAST_TABLE_BCAST;
+	case WORMCAST_MCAST_FTMESH:
+		return WORMCAST_TABLE_FTMESH;
 	}
 	return 0;
 }

@@ -268,3 +268,22 @@ sends = [(1, 0, 8), (2, 0, 2), (2, 8, 10), (3, 0, 1), (3, 2, 3), (3, 8, 9),
 body = struct.pack("=4I", 12, 16, 15, 0) + b"".join(struct.pack("=3I", *s) for s in sends)
 seeds.append(bytes([0, 1]) + struct.pack("=H", len(body)) + body + bytes([5]))
 write("bcast", seeds)
+
+# ---------------------------------------------------------------- ftmesh
+# fuzz_ftmesh: topology byte (0: mesh 6x6, 1: mesh 5x3, 2: mesh 8x8, 3:
+# torus 4x4), mode byte (bit 0: raw); structured: a block count byte, 4
+# bytes per block (x0, y0, width, height), strategy, flags and seed bytes,
+# a corruption byte (255: none), then the VCs byte (bit 0: 8), the source,
+# a destination count and the destinations.
+mrng = random.Random(14)
+seeds = []
+for topo, blocks in ((0, [(2, 2, 1, 1), (5, 0, 0, 0)]), (1, [(2, 1, 0, 0)]),
+                     (2, [(3, 3, 2, 1), (0, 6, 0, 0), (6, 1, 1, 0)]),
+                     (0, []), (3, [(1, 1, 0, 0)])):
+    for strategy, flags, vcs in ((1, 0, 0), (2, 1, 1), (2, 0, 1)):
+        n = 36 if topo == 0 else 15 if topo == 1 else 64 if topo == 2 else 16
+        body = [len(blocks)] + [v for b in blocks for v in b]
+        dsts = [mrng.randrange(n) for _ in range(mrng.randrange(1, 12))]
+        seeds.append(bytes([topo, 0] + body + [strategy, flags, 7, 255, vcs,
+                                               mrng.randrange(n), len(dsts)] + dsts))
+write("ftmesh", seeds)

@@ -381,12 +381,12 @@ static void test_sync(void)
 		fake_init(&f, s, 0);
 		f_view(&f, &v);
 		err = wcd_sync_fabric(&fops, &f, &v, 3, WORMCAST_TABLE_CHUNK_MAX, &res);
-		bool labels = wcd_table_kind(s) == WORMCAST_TABLE_LABELS;
-		bool bcast = wcd_table_kind(s) == WORMCAST_TABLE_BCAST;
-		bool ftm = wcd_table_kind(s) == WORMCAST_TABLE_FTMESH;
+		bool labels = wc_mcast_table_kind(s) == WORMCAST_TABLE_LABELS;
+		bool bcast = wc_mcast_table_kind(s) == WORMCAST_TABLE_BCAST;
+		bool ftm = wc_mcast_table_kind(s) == WORMCAST_TABLE_FTMESH;
 
 		ok(!err && res.action == WCD_PUSH && res.attempts == 1 && f.table &&
-		   f.table_kind == wcd_table_kind(s) &&
+		   f.table_kind == wc_mcast_table_kind(s) &&
 		   (labels ? f.table_len == wc_labels_table_size(64) :
 		    bcast ? f.table_len == wc_bcast_table_size(64) :
 		    ftm ? f.table_len == wc_ftm_table_size(64, 0, 0) :

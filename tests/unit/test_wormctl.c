@@ -1256,6 +1256,77 @@ static void test_bcast_decode(void)
 	   strstr(e, "truncated"), "bcast: nsends 2^32-1 refused without overflow (%s)", e);
 }
 
+/* An ftmesh table (2 nodes, one block, one record), and the refusals. */
+static void test_ftmesh_decode(void)
+{
+	const size_t hdr = sizeof(struct wormcast_ftmesh);
+	struct wc_table_info ti = { WORMCAST_TABLE_FTMESH, 7, 0 };
+	struct wormcast_ftmesh f = {
+		.nnodes = 2, .strategy = 2, .flags = WORMCAST_FTMESH_F_DETOUR,
+		.nblocks = 1, .nrecs = 1, .seed = 5,
+	};
+	static const struct wormcast_ftmesh_block blk = { 1, 0, 1, 0 };
+	static const struct wormcast_ftmesh_safety sv[2] = {
+		{ 1, WORMCAST_FTMESH_SAFETY_INF, WORMCAST_FTMESH_SAFETY_INF,
+		  WORMCAST_FTMESH_SAFETY_INF },
+		{ 0, 0, 0, 0 },
+	};
+	static const uint32_t off[9] = { 0, 1, 1, 1, 1, 1, 1, 1, 1 };
+	static const struct wormcast_ftmesh_rec rec = { .block = 0, .line = 1 };
+	uint64_t buf[16];	/* aligned as the kernel's bytes are */
+	uint8_t *p = (uint8_t *)buf;
+	struct wc_table_view v;
+	size_t len = hdr + sizeof(blk) + sizeof(sv) + sizeof(off) + sizeof(rec);
+	char e[192] = "";
+	char *s;
+
+	memcpy(p, &f, hdr);
+	memcpy(p + hdr, &blk, sizeof(blk));
+	memcpy(p + hdr + sizeof(blk), sv, sizeof(sv));
+	memcpy(p + hdr + sizeof(blk) + sizeof(sv), off, sizeof(off));
+	memcpy(p + len - sizeof(rec), &rec, sizeof(rec));
+	ti.size = (uint32_t)len;
+	ok(wc_table_decode(WORMCAST_TABLE_FTMESH, buf, len, &v, e, sizeof(e)) == 0 &&
+	   v.kind == WORMCAST_TABLE_FTMESH && v.scheme == WORMCAST_MCAST_FTMESH &&
+	   v.nnodes == 2 && v.nblocks == 1 && v.nrecs == 1 && v.strategy == 2,
+	   "ftmesh table decoded (%s)", e);
+	s = render_table(false, &ti, &v, false);
+	ok(!strcmp(s, "ftmesh gen 7 size 100 scheme ftmesh nnodes 2 strategy 2 detour seed 5 nblocks 1 nrecs 1\n"
+		      "    blocks: (1,0)-(1,0)\n"),
+	   "ftmesh table show text: strategy, detour, blocks (%s)", s);
+	free(s);
+	s = render_table(false, &ti, &v, true);
+	ok(!strcmp(s, "ftmesh gen 7 size 100 scheme ftmesh nnodes 2 strategy 2 detour seed 5 nblocks 1 nrecs 1\n"
+		      "    blocks: (1,0)-(1,0)\n"
+		      "    node 0: safety 1 inf inf inf +X+Y b0/L1\n"
+		      "    node 1: safety 0 0 0 0\n"),
+	   "ftmesh table show -v text: each node's safety and records (%s)", s);
+	free(s);
+	s = render_table(true, &ti, &v, true);
+	ok(json_valid(s) &&
+	   !strcmp(s, "[{\"kind\":\"ftmesh\",\"gen\":7,\"size\":100,\"scheme\":\"ftmesh\","
+		      "\"nnodes\":2,\"strategy\":2,\"detour\":true,\"seed\":5,\"nblocks\":1,"
+		      "\"nrecs\":1,\"blocks\":[{\"x0\":1,\"y0\":0,\"x1\":1,\"y1\":0}],"
+		      "\"nodes\":[{\"node\":0,\"safety\":[1,null,null,null],"
+		      "\"records\":[[{\"block\":0,\"line\":1}],[],[],[]]},"
+		      "{\"node\":1,\"safety\":[0,0,0,0],\"records\":[[],[],[],[]]}]}]\n"),
+	   "ftmesh table show -v JSON: exact fields (%s)", s);
+	free(s);
+	ok(wc_table_decode(WORMCAST_TABLE_FTMESH, buf, hdr - 1, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "header"), "ftmesh: shorter than the header refused (%s)", e);
+	ok(wc_table_decode(WORMCAST_TABLE_FTMESH, buf, len - 1, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "truncated: 99 bytes, 100 for 2 nodes, 1 blocks and 1 records"),
+	   "ftmesh: a byte missing refused (%s)", e);
+	ok(wc_table_decode(WORMCAST_TABLE_FTMESH, buf, len + 4, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "trailing"), "ftmesh: trailing bytes refused (%s)", e);
+	((uint32_t *)(p + hdr + sizeof(blk) + sizeof(sv)))[3] = 2;
+	ok(wc_table_decode(WORMCAST_TABLE_FTMESH, buf, len, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "record offsets"), "ftmesh: offsets going down refused (%s)", e);
+	((struct wormcast_ftmesh *)buf)->nrecs = 0xffffffffu;
+	ok(wc_table_decode(WORMCAST_TABLE_FTMESH, buf, len, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "truncated"), "ftmesh: nrecs 2^32-1 refused without overflow (%s)", e);
+}
+
 static void test_table_bytes(void)
 {
 	struct wc_table_info ti = { WORMCAST_TABLE_TREES, 5, 10 };
@@ -1355,6 +1426,7 @@ int main(void)
 	test_table_decode();
 	test_labels_decode();
 	test_bcast_decode();
+	test_ftmesh_decode();
 	test_table_bytes();
 	test_fabric_tables();
 	return done_testing();

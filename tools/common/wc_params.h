@@ -57,7 +57,7 @@ static const struct wc_param_desc wc_params[] = {
 	{ "queue_len", IFLA_WORMCAST_QUEUE_LEN, WORMCAST_PARAM_QUEUE_LEN,
 	  1, false, "injection queue length, frames" },
 	{ "multicast", IFLA_WORMCAST_MULTICAST, WORMCAST_PARAM_MULTICAST,
-	  0, false, "unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms, otms, multiphase, dcf or edn" },
+	  0, false, "unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms, otms, multiphase, dcf, edn or ftmesh" },
 	{ "fault-info", IFLA_WORMCAST_FAULT_INFO, WORMCAST_PARAM_FAULT_INFO,
 	  0, true, "global or local" },
 };
@@ -172,7 +172,7 @@ static inline const char *wc_param_keywords(const struct wc_param_desc *d)
 	if (d->param == WORMCAST_PARAM_FAULT_INFO)
 		return "global or local";
 	return d->param == WORMCAST_PARAM_REPLICATION ? "lockstep or async" :
-	       "unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms, otms, multiphase, dcf or edn";
+	       "unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms, otms, multiphase, dcf, edn or ftmesh";
 }
 
 #endif /* WC_TOOLS_PARAMS_H */

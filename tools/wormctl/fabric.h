@@ -190,6 +190,19 @@ struct wc_table_view {
 	/* WORMCAST_TABLE_BCAST: nsends struct wormcast_bcast_send */
 	uint32_t nsends;
 	const struct wormcast_bcast_send *sends;
+	/*
+	 * WORMCAST_TABLE_FTMESH: nblocks blocks, nnodes safety vectors,
+	 * 4 * nnodes + 1 record offsets, nrecs records (4-byte aligned)
+	 */
+	uint32_t strategy;
+	uint32_t flags;
+	uint64_t seed;
+	uint32_t nblocks;
+	uint32_t nrecs;
+	const struct wormcast_ftmesh_block *blocks;
+	const struct wormcast_ftmesh_safety *safety;
+	const uint32_t *rec_off;
+	const struct wormcast_ftmesh_rec *recs;
 };
 
 /*
@@ -213,7 +226,10 @@ int wc_labels_decode(const void *buf, size_t len, struct wc_table_view *v,
 int wc_table_decode(uint32_t kind, const void *buf, size_t len,
 		    struct wc_table_view *v, char *err, size_t errlen);
 
-/* "trees", "labels", "plans", "bcast", or NULL for a kind wormctl does not know. */
+/*
+ * "trees", "labels", "plans", "bcast", "ftmesh", or NULL for a kind wormctl
+ * does not know.
+ */
 const char *wc_table_kind_name(uint32_t kind);
 
 /*

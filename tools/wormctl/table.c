@@ -2,7 +2,8 @@
 /*
  * wormctl table show: the bytes of an installed table put back together
  * from a TABLE_GET dump, struct wormcast_trees, wormcast_labels,
- * wormcast_plans or wormcast_bcast decoded, and its display as
+ * wormcast_plans, wormcast_bcast or wormcast_ftmesh decoded, and its
+ * display as
  * text or JSON.  No netlink here (fabric.c talks to the kernel), so that
  * the unit test can feed hand-built tables and pieces.
  */
@@ -198,6 +199,62 @@ static int wc_bcast_decode(const void *buf, size_t len, struct wc_table_view *v,
 	return 0;
 }
 
+/*
+ * struct wormcast_ftmesh (@buf 8-byte aligned, as the dump's bytes are):
+ * the sizes, and record offsets that never decrease and end at nrecs so
+ * that every node's records can be shown.  The rest is the kernel's to
+ * check (it did, at commit).
+ */
+static int wc_ftmesh_decode(const void *buf, size_t len, struct wc_table_view *v,
+			    char *err, size_t errlen)
+{
+	const size_t hdr = sizeof(struct wormcast_ftmesh);
+	const uint8_t *p = buf;
+	struct wormcast_ftmesh f;
+	uint64_t want, noff, i;
+
+	memset(v, 0, sizeof(*v));
+	if (len < hdr)
+		return wc_fail(err, errlen,
+			       "ftmesh table truncated: %zu bytes, the header alone is %zu",
+			       len, hdr);
+	memcpy(&f, buf, hdr);
+	noff = (uint64_t)WORMCAST_FTMESH_SUBNETS * f.nnodes + 1;
+	want = hdr + (uint64_t)f.nblocks * sizeof(struct wormcast_ftmesh_block) +
+	       (uint64_t)f.nnodes * sizeof(struct wormcast_ftmesh_safety) +
+	       noff * sizeof(uint32_t) +
+	       (uint64_t)f.nrecs * sizeof(struct wormcast_ftmesh_rec);
+	if (len != want)
+		return wc_fail(err, errlen,
+			       "ftmesh table %s: %zu bytes, %" PRIu64 " for %u nodes, %u blocks and %u records",
+			       len < want ? "truncated" : "has trailing bytes",
+			       len, want, f.nnodes, f.nblocks, f.nrecs);
+	v->kind = WORMCAST_TABLE_FTMESH;
+	v->scheme = WORMCAST_MCAST_FTMESH;
+	v->nnodes = f.nnodes;
+	v->strategy = f.strategy;
+	v->flags = f.flags;
+	v->seed = f.seed;
+	v->nblocks = f.nblocks;
+	v->nrecs = f.nrecs;
+	p += hdr;
+	v->blocks = (const void *)p;
+	p += (size_t)f.nblocks * sizeof(*v->blocks);
+	v->safety = (const void *)p;
+	p += (size_t)f.nnodes * sizeof(*v->safety);
+	v->rec_off = (const void *)p;
+	p += noff * sizeof(uint32_t);
+	v->recs = (const void *)p;
+	for (i = 0; i + 1 < noff; i++)
+		if (v->rec_off[i + 1] < v->rec_off[i])
+			break;
+	if (v->rec_off[0] || i + 1 < noff || v->rec_off[noff - 1] != f.nrecs)
+		return wc_fail(err, errlen,
+			       "ftmesh table record offsets do not go from 0 up to %u",
+			       f.nrecs);
+	return 0;
+}
+
 int wc_table_decode(uint32_t kind, const void *buf, size_t len,
 		    struct wc_table_view *v, char *err, size_t errlen)
 {
@@ -210,6 +267,8 @@ int wc_table_decode(uint32_t kind, const void *buf, size_t len,
 		return wc_plans_decode(buf, len, v, err, errlen);
 	case WORMCAST_TABLE_BCAST:
 		return wc_bcast_decode(buf, len, v, err, errlen);
+	case WORMCAST_TABLE_FTMESH:
+		return wc_ftmesh_decode(buf, len, v, err, errlen);
 	}
 	return 1;
 }
@@ -225,6 +284,8 @@ const char *wc_table_kind_name(uint32_t kind)
 		return "plans";
 	case WORMCAST_TABLE_BCAST:
 		return "bcast";
+	case WORMCAST_TABLE_FTMESH:
+		return "ftmesh";
 	}
 	return NULL;
 }
@@ -347,6 +408,117 @@ static void show_bcast(struct out *o, const struct wc_table_view *v)
 		fputc('\n', o->fp);
 }
 
+/* The faulty blocks, "(x0,y0)-(x1,y1)"; JSON "blocks": [{x0, y0, x1, y1}]. */
+static void show_ftmesh_blocks(struct out *o, const struct wc_table_view *v)
+{
+	uint32_t i;
+
+	if (o->json)
+		json_open_array(o, "blocks");
+	else if (v->nblocks)
+		fprintf(o->fp, "    blocks:");
+	for (i = 0; i < v->nblocks; i++) {
+		struct wormcast_ftmesh_block b;
+
+		memcpy(&b, &v->blocks[i], sizeof(b));
+		if (o->json) {
+			json_open_object(o, NULL);
+			json_u64(o, "x0", b.x0);
+			json_u64(o, "y0", b.y0);
+			json_u64(o, "x1", b.x1);
+			json_u64(o, "y1", b.y1);
+			json_close_object(o);
+			continue;
+		}
+		fprintf(o->fp, " (%u,%u)-(%u,%u)", b.x0, b.y0, b.x1, b.y1);
+	}
+	if (o->json)
+		json_close_array(o);
+	else if (v->nblocks)
+		fputc('\n', o->fp);
+}
+
+/*
+ * Per node: its safety vector (E S W N, "inf" for no block that way) and
+ * its records per subnetwork ("b3/L1": block 3 on line L1).  JSON
+ * "nodes": [{node, safety: [e, s, w, n] (null for inf), records: four
+ * arrays (subnetworks +X+Y, +X-Y, -X+Y, -X-Y) of {block, line}}].
+ */
+static void show_ftmesh_nodes(struct out *o, const struct wc_table_view *v)
+{
+	static const char *const subnet[WORMCAST_FTMESH_SUBNETS] = {
+		"+X+Y", "+X-Y", "-X+Y", "-X-Y",
+	};
+	uint32_t n, q, k, i;
+
+	if (o->json)
+		json_open_array(o, "nodes");
+	for (n = 0; n < v->nnodes; n++) {
+		struct wormcast_ftmesh_safety sv;
+		uint16_t e[4];
+
+		memcpy(&sv, &v->safety[n], sizeof(sv));
+		e[0] = sv.e;
+		e[1] = sv.s;
+		e[2] = sv.w;
+		e[3] = sv.n;
+		if (o->json) {
+			json_open_object(o, NULL);
+			json_u64(o, "node", n);
+			json_open_array(o, "safety");
+			for (i = 0; i < 4; i++) {
+				if (e[i] == WORMCAST_FTMESH_SAFETY_INF)
+					json_null(o, NULL);
+				else
+					json_u64(o, NULL, e[i]);
+			}
+			json_close_array(o);
+			json_open_array(o, "records");
+		} else {
+			fprintf(o->fp, "    node %u: safety", n);
+			for (i = 0; i < 4; i++) {
+				if (e[i] == WORMCAST_FTMESH_SAFETY_INF)
+					fprintf(o->fp, " inf");
+				else
+					fprintf(o->fp, " %u", e[i]);
+			}
+		}
+		for (q = 0; q < WORMCAST_FTMESH_SUBNETS; q++) {
+			uint32_t from = v->rec_off[q * v->nnodes + n];
+			uint32_t to = v->rec_off[q * v->nnodes + n + 1];
+
+			if (o->json)
+				json_open_array(o, NULL);
+			else if (from < to)
+				fprintf(o->fp, " %s", subnet[q]);
+			for (k = from; k < to; k++) {
+				struct wormcast_ftmesh_rec r;
+
+				memcpy(&r, &v->recs[k], sizeof(r));
+				if (o->json) {
+					json_open_object(o, NULL);
+					json_u64(o, "block", r.block);
+					json_u64(o, "line", r.line);
+					json_close_object(o);
+				} else {
+					fprintf(o->fp, " b%u/L%u", r.block,
+						r.line == 2 ? 3 : r.line);
+				}
+			}
+			if (o->json)
+				json_close_array(o);
+		}
+		if (o->json) {
+			json_close_array(o);
+			json_close_object(o);
+		} else {
+			fputc('\n', o->fp);
+		}
+	}
+	if (o->json)
+		json_close_array(o);
+}
+
 static void show_parent_ports(struct out *o, const struct wc_table_view *v)
 {
 	const uint8_t *pp;
@@ -449,18 +621,34 @@ void show_table(struct out *o, const struct wc_table_info *t,
 	} else if (v && v->kind == WORMCAST_TABLE_BCAST) {
 		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
 		out_u64(o, "nsends", " nsends %" PRIu64, v->nsends);
+	} else if (v && v->kind == WORMCAST_TABLE_FTMESH) {
+		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
+		out_u64(o, "strategy", " strategy %" PRIu64, v->strategy);
+		if (o->json)
+			json_bool(o, "detour", v->flags & WORMCAST_FTMESH_F_DETOUR);
+		else if (v->flags & WORMCAST_FTMESH_F_DETOUR)
+			fprintf(o->fp, " detour");
+		if (v->flags & ~(uint32_t)WORMCAST_FTMESH_F_DETOUR)
+			out_u64(o, "flags", " flags 0x%" PRIx64, v->flags);
+		out_u64(o, "seed", " seed %" PRIu64, v->seed);
+		out_u64(o, "nblocks", " nblocks %" PRIu64, v->nblocks);
+		out_u64(o, "nrecs", " nrecs %" PRIu64, v->nrecs);
 	} else if (v) {
 		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
 	}
 	out_text(o, "\n");
 	if (v && v->kind == WORMCAST_TABLE_TREES)
 		show_faults(o, v);
+	if (v && v->kind == WORMCAST_TABLE_FTMESH)
+		show_ftmesh_blocks(o, v);
 	if (v && verbose && v->kind == WORMCAST_TABLE_TREES)
 		show_parent_ports(o, v);
 	else if (v && verbose && v->kind == WORMCAST_TABLE_PLANS)
 		show_plans(o, v);
 	else if (v && verbose && v->kind == WORMCAST_TABLE_BCAST)
 		show_bcast(o, v);
+	else if (v && verbose && v->kind == WORMCAST_TABLE_FTMESH)
+		show_ftmesh_nodes(o, v);
 	else if (v && verbose)
 		show_labels(o, v);
 	if (o->json)
