@@ -1,0 +1,168 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Fault-tolerant minimal multicast on a 2-D mesh (Documentation/faults.rst,
+# "ftmesh in the kernel"): a 6x6 mesh under the ftmesh scheme (4 VCs,
+# asynchronous replication, no detours).  The scheme
+# is refused on a torus.  Before wormcastd runs, the frames go by the
+# fallback and are counted in table_fallback.  wormcastd commits an ftmesh
+# table without blocks; UDP multicast from the corner node 0 reaches every
+# member exactly once and no non-member, one worm per datagram (every
+# member lies in the +X+Y subnetwork of the corner: the routers
+# replicate).  Node 14 fails: wormcastd commits a table with the block
+# {(2,2)}; the members, all reachable minimally from a safe source, still
+# get every datagram once, with no fault drop and no worm absorbed at the
+# failed node (the routers go around the block).  Link 21-22 fails after
+# node 14 is repaired: the link's larger-id end, node 22, becomes the
+# block.  Member node 21 fails: the diagonal pair 14, 21 closes into the
+# block (2..3, 2..3) by Definition 1, the member in it gets nothing, and
+# delivered + fault_drops = sent x members, exactly.  Repaired: a table
+# without blocks, every member served again.
+. "$(dirname "$0")/lib.sh"
+
+WORMCASTD=${WC_BUILD:-$WC_ROOT/build}/wormcastd
+N=20
+SRC=0
+MEMBERS="4 21 24 35"
+OTHERS="1"
+PORT4=5900
+
+[ -x "$WORMCASTD" ] || { not_ok "wormcastd built ($WORMCASTD)"; done_testing; exit; }
+
+module=${WC_MODULE:-$WC_ROOT/wormcast.ko}
+module_loaded || insmod "$module"
+
+if ip link add wt type wormcast topology torus dims 4x4 vcs 4 replication async multicast ftmesh \
+	2>"$WC_TMP/err"; then
+	_fabrics="$_fabrics wt"
+	not_ok "ftmesh refused on a torus"
+else
+	ok "ftmesh refused on a torus ($(head -c 120 "$WC_TMP/err"))"
+fi
+
+if wc_add wc topology mesh dims 6x6 vcs 4 replication async multicast ftmesh &&
+	nodes_in_ns $SRC $MEMBERS $OTHERS; then
+	ok "6x6 mesh, ftmesh, nodes in namespaces"
+else
+	not_ok "6x6 mesh, ftmesh, nodes in namespaces"
+	done_testing
+	exit
+fi
+is "ip -d link show: multicast ftmesh" "$(wc_field wc .multicast)" '"ftmesh"'
+
+# ft JQ: a field of the committed ftmesh table (wormctl -j table show -v)
+ft() {
+	wormctl -j table show -v wc 2>/dev/null |
+		jq -c "[.[] | select(.kind == \"ftmesh\")][0] | $1"
+}
+# blocks: the table's blocks as "x0,y0-x1,y1 ..."
+blocks() {
+	ft '[.blocks[]? | "\(.x0),\(.y0)-\(.x1),\(.y1)"] | join(" ")' | tr -d '"'
+}
+counter() {
+	wormctl -j stats wc | jq ".[0].per_node[] | select(.node == $1) | .counters.$2"
+}
+# delivered TAG: datagrams tagged TAG that the members received in all
+delivered() {
+	_d=0
+	for _id in $MEMBERS; do
+		_d=$((_d + $(grep -c "^$1 " "$WC_TMP/got4.$_id" 2>/dev/null)))
+	done
+	echo $_d
+}
+
+# round WHAT TAG SERVED: N datagrams from SRC.  Every member of SERVED gets
+# each once, the other members none, and delivered + fault_drops = N x
+# members; with a table, one worm per datagram and no fallback.
+round() {
+	fd0=$(wc_stat wc fault_drops) f0=$(counter $SRC table_fallback)
+	fa0=$(wc_stat wc fault_absorbed)
+	w0=$(counter $SRC worms_injected) t0=$(counter $SRC tx_frames)
+	check "$1: send $N datagrams to 239.1.2.3" \
+		nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+		--ifname "wcn$SRC" --count $N --tag "$2" --size 300
+	_members=$(echo $MEMBERS | wc -w)
+	wait_for 30 round_done "$2" "$fd0" $((N * _members))
+	_want=$(seq 1 $N | sed "s/^/$2 /" | sort)
+	_bad=""
+	for _id in $MEMBERS; do
+		_got=$(grep "^$2 " "$WC_TMP/got4.$_id" 2>/dev/null | sort)
+		case " $3 " in
+		*" $_id "*) [ "$_got" = "$_want" ] || _bad="$_bad $_id" ;;
+		*) [ -z "$_got" ] || _bad="$_bad $_id" ;;
+		esac
+	done
+	is "$1: members$3 got each datagram exactly once, the others none (wrong:$_bad)" "$_bad" ""
+	for _id in $OTHERS; do
+		is "$1: non-member node $_id received nothing" \
+			"$(grep -c "^$2 " "$WC_TMP/got4.$_id" 2>/dev/null)" 0
+	done
+	_d=$(delivered "$2") _fd=$(($(wc_stat wc fault_drops) - fd0))
+	is "$1: delivered ($_d) + fault_drops ($_fd) = sent x members" \
+		$((_d + _fd)) $((N * _members))
+	_w=$(($(counter $SRC worms_injected) - w0))
+	_t=$(($(counter $SRC tx_frames) - t0))
+	is "$1: no worm branch absorbed at a fault (routed around the blocks)" \
+		$(($(wc_stat wc fault_absorbed) - fa0)) 0
+	if [ "$4" = table ]; then
+		is "$1: one worm per datagram ($_w worms for $_t frames)" "$_w" "$_t"
+		is "$1: no frame routed by the fallback" \
+			$(($(counter $SRC table_fallback) - f0)) 0
+	else
+		is "$1: $N frames counted under table_fallback" \
+			$(($(counter $SRC table_fallback) - f0)) $N
+	fi
+}
+round_done() {
+	[ $(($(delivered "$1") + $(wc_stat wc fault_drops) - $2)) -ge "$3" ]
+}
+
+mc_recv_start 4
+wait_for 30 mc_all_ready 4 || not_ok "receivers joined"
+round "no table yet" nt " $MEMBERS " fallback
+
+bg "$WORMCASTD"
+if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '[.[] | select(.kind == \"ftmesh\")] | length')\" = 1 ]"; then
+	ok "wormcastd committed an ftmesh table ($(ft '{gen, strategy, nblocks}'))"
+else
+	not_ok "wormcastd committed an ftmesh table" "$(tail -n 5 "$WC_TMP/bg.log")"
+fi
+is "the table has no block" "$(blocks)" ""
+round "no fault" ok " $MEMBERS " table
+
+# wait_blocks WANT: wormcastd committed a table whose blocks are WANT
+wait_blocks() {
+	wait_for 30 sh -c "[ \"\$(wormctl -j table show -v wc 2>/dev/null | jq -r '[.[] | select(.kind == \"ftmesh\")][0] | [.blocks[]? | \"\\(.x0),\\(.y0)-\\(.x1),\\(.y1)\"] | join(\" \")')\" = '$1' ]"
+}
+# fault_step WHAT CMD WANT: run CMD, then wormcastd commits blocks WANT
+fault_step() {
+	check "$1" $2
+	if wait_blocks "$3"; then
+		ok "$1: wormcastd committed the blocks '$3' ($(ft '{gen, nblocks}'))"
+	else
+		not_ok "$1: wormcastd committed the blocks '$3'" "blocks now: $(blocks)" \
+			"$(tail -n 5 "$WC_TMP/bg.log")"
+	fi
+}
+
+fault_step "node 14 fails" "wormctl fault add wc node 14" "2,2-2,2"
+round "node 14 failed" f14 " $MEMBERS " table
+fault_step "node 14 repaired" "wormctl fault del wc node 14" ""
+fault_step "link 21-22 fails" "wormctl fault add wc link 21 22" "4,3-4,3"
+round "link 21-22 failed" l21 " $MEMBERS " table
+fault_step "link 21-22 repaired" "wormctl fault del wc link 21 22" ""
+check "node 14 fails again" wormctl fault add wc node 14
+fault_step "member node 21 fails" "wormctl fault add wc node 21" "2,2-3,3"
+round "nodes 14 and 21 failed" f21 " 4 24 35 " table
+check "node 21 repaired" wormctl fault del wc node 21
+fault_step "node 14 repaired" "wormctl fault del wc node 14" ""
+round "repaired" rep " $MEMBERS " table
+mc_recv_stop
+
+is "no drop counter moved but fault_drops" \
+	"$(wormctl -j stats wc | jq '[.[0].counters | to_entries[] | select(.key | startswith("drop")) | .value] | add')" 0
+check "fabric deleted with its table installed" wc_del wc
+_fabrics=""
+bg_stop
+
+done_testing
