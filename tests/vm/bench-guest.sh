@@ -86,7 +86,9 @@
 # (bcast) DCF and EDN broadcast latency through the kernel against wormsim
 #     (issue 10, target 2: equal): a WC_BENCH_BCAST_DIMS torus under
 #     "multicast dcf", then edn, in a namespace without IPv6, every node
-#     up, wormcastd running; per frame length of WC_BENCH_BCAST_BYTES one
+#     up, wormcastd running, with the engine's defaults and then with the
+#     paper's all-port model (inj 4, router_delay 0, wormsim --bcast's
+#     defaults); per frame length of WC_BENCH_BCAST_BYTES one
 #     raw broadcast frame from node 0, its latency in engine cycles from
 #     the capture records (tests/selftests/bcast_latency.py: last
 #     consumption - the source's submission) beside wormsim --bcast's
@@ -251,10 +253,17 @@ for d in $MEM_DIMS $RTNL_DIMS; do
 	*) die "WC_BENCH_MEM_DIMS, WC_BENCH_RTNL_DIMS: '$d' is not a torus size like 16x16" ;;
 	esac
 done
+case $BCAST_DIMS in
+[0-9]*x[0-9]*) ;;
+*) die "WC_BENCH_BCAST_DIMS: '$BCAST_DIMS' is not a torus size like 32x32" ;;
+esac
+for b in $BCAST_BYTES; do
+	is_count "$b" || die "WC_BENCH_BCAST_BYTES: '$b' is not a frame length"
+done
 for p in $PARTS; do
 	case "$p" in
-	udp | mem | rtnl | mcast | star | tables | dstset | plans | faults) ;;
-	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, star, tables, dstset, plans, faults)" ;;
+	udp | mem | rtnl | mcast | star | tables | dstset | plans | faults | bcast) ;;
+	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, star, tables, dstset, plans, faults, bcast)" ;;
 	esac
 done
 for case in $PLANS; do
@@ -1401,35 +1410,39 @@ bc_wait() {
 	done
 }
 
-# bc_measure SCHEME: one broadcast from node 0 per frame length, its
+# bc_measure SCHEME CASE: one broadcast from node 0 per frame length, its
 # latency through the kernel (tests/selftests/bcast_latency.py) beside
 # wormsim's for the same parameters.
 bc_measure() {
 	for b in $BCAST_BYTES; do
 		j=$(ip netns exec "$NS_BC" python3 \
 			"$WC_ROOT/tests/selftests/bcast_latency.py" wcc 0 \
-			--tag "bench-$1-$b" --send-dev wccn0 --bytes "$b" \
+			--tag "bench-$1-$2-$b" --send-dev wccn0 --bytes "$b" \
 			--wormsim "${WC_BUILD:-$WC_ROOT/build}/wormsim") ||
-			die "bcast $1 $b bytes: no undisturbed run: $j"
-		tag=vm.bcast.${1}_$BCAST_DIMS.frame_$b
+			die "bcast $1 $2 $b bytes: no undisturbed run: $j"
+		tag=vm.bcast.${1}_$BCAST_DIMS.$2.frame_$b
 		echo "$tag.kernel: $(echo "$j" | jq .latency) cycles"
 		echo "$tag.wormsim: $(echo "$j" | jq .wormsim) cycles"
 		echo "$tag.wormsim_port_rule: $(echo "$j" | jq .wormsim_port) cycles"
 		echo "$tag.kernel_equals_wormsim: $(echo "$j" |
 			jq 'if .latency == .wormsim then 1 else 0 end') bool"
-		note "bcast $1 $b bytes: $(echo "$j" | jq -c '{records, relays, tries, disturbed, params}')"
-		note "bcast $1 $b bytes: $(echo "$j" | jq -r .wormsim_cmd)"
+		note "bcast $1 $2 $b bytes: $(echo "$j" | jq -c '{records, relays, tries, disturbed, params}')"
+		note "bcast $1 $2 $b bytes: $(echo "$j" | jq -r .wormsim_cmd)"
 	done
 }
 
-bench_bcast() {
+# bc_case CASE ENGINE-PARAMS...: a torus of WC_BENCH_BCAST_DIMS with those
+# parameters, dcf then edn.
+bc_case() {
+	_case=$1
+	shift
 	ip netns add "$NS_BC" || die "cannot add namespace $NS_BC"
 	# no IPv6 on the nodes: nothing but the broadcasts in the fabric
 	ip netns exec "$NS_BC" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 \
 		net.ipv6.conf.all.disable_ipv6=1 || die "cannot turn IPv6 off in $NS_BC"
 	if ! err=$(ip -n "$NS_BC" link add wcc type wormcast topology torus \
-		dims "$BCAST_DIMS" multicast dcf 2>&1); then
-		die "a $BCAST_DIMS torus under dcf is refused: $err"
+		dims "$BCAST_DIMS" multicast dcf "$@" 2>&1); then
+		die "a $BCAST_DIMS torus under dcf ($*) is refused: $err"
 	fi
 	ip netns exec "$NS_BC" sh -c 'for d in /sys/class/net/wccn*; do
 		echo "link set ${d##*/} up"; done | ip -batch -' ||
@@ -1437,13 +1450,21 @@ bench_bcast() {
 	ip -n "$NS_BC" link set wcc up
 	wcd_start "$NS_BC" "$TMPD/bc.log"
 	bc_wait dcf
-	bc_measure dcf
+	bc_measure dcf "$_case"
 	ip netns exec "$NS_BC" wormctl fabric set wcc multicast edn ||
 		die "wormctl fabric set wcc multicast edn refused"
 	bc_wait edn
-	bc_measure edn
+	bc_measure edn "$_case"
 	stop_pids "$daemon"
 	ip netns del "$NS_BC"
+}
+
+# the fabric's defaults (one injection channel, router delay 1), then the
+# paper's all-port model as wormsim --bcast takes it (4 injection
+# channels, router delay 0)
+bench_bcast() {
+	bc_case defaults
+	bc_case allport inj 4 router_delay 0
 }
 
 note "guest kernel $(uname -r), $(nproc) CPUs, $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) KiB"
