@@ -21,11 +21,18 @@
 # datagram are those of the committed schedule moved to the source
 # (computed here from "wormctl table show -v": the relays, or the
 # source's 63 unicasts under the fallback), table_fallback moves as
-# stated and no drop counter moves.
+# stated and no drop counter moves.  After the dcf and edn rounds on 8x8
+# and the dcf round on 4x4, single broadcasts: the latency through the
+# kernel in engine cycles, from the capture records of the source's and
+# every relay's unicast (bcast_latency.py), equals wormsim --bcast's for
+# the fabric's parameters and the frame's length (--bcast-relay queue),
+# exactly (Documentation/dcf.rst, "The broadcast's latency: kernel and
+# wormsim").
 . "$(dirname "$0")/lib.sh"
 
 here=$(dirname "$0")
 WORMCASTD=${WC_BUILD:-$WC_ROOT/build}/wormcastd
+WORMSIM=${WC_BUILD:-$WC_ROOT/build}/wormsim
 N=20
 PORT=5000
 
@@ -159,6 +166,25 @@ bc_round() {
 	is "$1: fabric drop counters all zero" "$(wc_drops wc)" 0
 }
 
+# lat_round WHAT TAG SIZE: one broadcast of a SIZE-byte UDP payload from
+# SRC, its latency through the kernel (capture records on the fabric
+# device, bcast_latency.py) equal to wormsim's for the fabric's parameters
+# and the captured frame's length, relays entering the injection queue
+# as the kernel's do (--bcast-relay queue).
+lat_round() {
+	# records are read on the fabric device; without IPv6 it sends nothing
+	sysctl -qw net.ipv6.conf.wc.disable_ipv6=1 && ip link set wc up
+	_j=$(python3 "$here/bcast_latency.py" wc $SRC --tag "$2" \
+		--wormsim "$WORMSIM" --cmd "ip netns exec n$SRC python3 $UDP send \
+		--dst 10.0.255.255 --port $PORT --count 1 --tag @TAG@ --size $3")
+	_k=$(echo "$_j" | jq '.latency // "none"')
+	_w=$(echo "$_j" | jq '.wormsim // "none"')
+	is "$1: latency through the kernel $_k cycles = wormsim's $_w ($(echo "$_j" |
+		jq -c '{frame_len, records, relays, tries, wormsim_port} // .')" "$_k" "$_w"
+	is "$1: every unicast of the schedule captured" \
+		"$(echo "$_j" | jq '.records // 0')" $((NN - 1))
+}
+
 # ---- 8x8 torus, dcf, then edn
 if bc_setup 8x8 dcf 9 0 7 20 36 54 63; then
 	ok "8x8 torus, multicast dcf, 7 nodes in namespaces, $((NN - 7)) up here"
@@ -185,6 +211,7 @@ fi
 is "wormctl table show decodes the schedule: 63 unicasts" \
 	"$(wormctl -j table show -v wc | jq '[.[] | select(.kind == "bcast")][0].sends | length')" 63
 bc_round "dcf 8x8" d8 yes
+lat_round "dcf 8x8, 242-byte frame" l8d 200
 
 check "wormctl fabric set wc multicast edn" wormctl fabric set wc multicast edn
 if wait_for 60 bcast_is edn; then
@@ -193,6 +220,7 @@ else
 	not_ok "wormcastd committed the edn schedule after the scheme change"
 fi
 bc_round "edn 8x8" e8 yes
+lat_round "edn 8x8, 242-byte frame" l8e 200
 stop_pids $_rcv_pids
 check "8x8 fabric deleted with its schedule installed" wc_del wc
 _fabrics=""
@@ -211,6 +239,8 @@ else
 	not_ok "wormcastd committed the 4x4 dcf schedule"
 fi
 bc_round "dcf 4x4" d4 yes
+lat_round "dcf 4x4, 242-byte frame" l4d 200
+lat_round "dcf 4x4, 1042-byte frame" l4D 1000
 
 # ---- a lost relay counts its whole subtree: link 6-7 fails, on the route
 # of the source's first unicast (to offset (2,1), ties going +x): the

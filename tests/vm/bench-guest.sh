@@ -83,6 +83,17 @@
 #     event (both stamped as "wormctl monitor" prints them), and wormcastd's
 #     own logged times.  Median, 90th percentile and max, overall and by
 #     thirds of the faults listed; the final table must list every link.
+# (bcast) DCF and EDN broadcast latency through the kernel against wormsim
+#     (issue 10, target 2: equal): a WC_BENCH_BCAST_DIMS torus under
+#     "multicast dcf", then edn, in a namespace without IPv6, every node
+#     up, wormcastd running, with the engine's defaults and then with the
+#     paper's all-port model (inj 4, router_delay 0, wormsim --bcast's
+#     defaults); per frame length of WC_BENCH_BCAST_BYTES one
+#     raw broadcast frame from node 0, its latency in engine cycles from
+#     the capture records (tests/selftests/bcast_latency.py: last
+#     consumption - the source's submission) beside wormsim --bcast's
+#     with the fabric's parameters (--bcast-relay queue, the kernel's
+#     relay rule; the port rule's figure too).
 #
 # Environment (all optional):
 #   WC_BENCH_RUNS       runs per UDP case (default 7)
@@ -110,8 +121,10 @@
 #   WC_BENCH_FAULTS     links failed by (faults), 3 to 256 (default 150)
 #   WC_BENCH_FAULT_DIMS torus size for (faults) (default 50x50)
 #   WC_BENCH_FAULT_SEED seed of the links' choice for (faults) (default 1)
-#   WC_BENCH_PARTS      "udp mem rtnl mcast star tables dstset plans" (default) or some,
-#                       or faults (not run by default)
+#   WC_BENCH_BCAST_DIMS torus size for (bcast) (default 32x32)
+#   WC_BENCH_BCAST_BYTES frame lengths for (bcast) (default "242 992")
+#   WC_BENCH_PARTS      "udp mem rtnl mcast star tables dstset plans bcast" (default)
+#                       or some, or faults (not run by default)
 set -u
 
 WC_ROOT=${WC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -126,7 +139,9 @@ MCAST_MEMBERS=${WC_BENCH_MCAST_MEMBERS:-8 32 63}
 MCAST_BYTES=${WC_BENCH_MCAST_BYTES:-64 1024}
 MCAST_SINK=${WC_BENCH_MCAST_SINK:-join}
 FTRACE=${WC_BENCH_FTRACE:-0}
-PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast star tables dstset plans}
+PARTS=${WC_BENCH_PARTS:-udp mem rtnl mcast star tables dstset plans bcast}
+BCAST_DIMS=${WC_BENCH_BCAST_DIMS:-32x32}
+BCAST_BYTES=${WC_BENCH_BCAST_BYTES:-242 992}
 PLANS=${WC_BENCH_PLANS:-ocms:500 otms:100}
 FAULTS=${WC_BENCH_FAULTS:-150}
 FAULT_DIMS=${WC_BENCH_FAULT_DIMS:-50x50}
@@ -148,6 +163,7 @@ NS_VETH_TX=vb-tx
 NS_VETH_RX=vb-rx
 NS_DUMMY=wcb-dummy
 NS_MC=wcb-mc
+NS_BC=wcb-bc
 IP_FAB_TX=10.77.0.1
 IP_FAB_RX=10.77.0.2
 IP_VETH_TX=10.78.0.1
@@ -177,7 +193,7 @@ stop_pids() {
 
 cleanup() {
 	stop_pids $PIDS
-	for ns in $NS_FAB_TX $NS_FAB_RX $NS_VETH_TX $NS_VETH_RX $NS_DUMMY $NS_MC; do
+	for ns in $NS_FAB_TX $NS_FAB_RX $NS_VETH_TX $NS_VETH_RX $NS_DUMMY $NS_MC $NS_BC; do
 		ip netns del "$ns" 2>/dev/null
 	done
 	ip link del "$FAB" 2>/dev/null
@@ -237,10 +253,17 @@ for d in $MEM_DIMS $RTNL_DIMS; do
 	*) die "WC_BENCH_MEM_DIMS, WC_BENCH_RTNL_DIMS: '$d' is not a torus size like 16x16" ;;
 	esac
 done
+case $BCAST_DIMS in
+[0-9]*x[0-9]*) ;;
+*) die "WC_BENCH_BCAST_DIMS: '$BCAST_DIMS' is not a torus size like 32x32" ;;
+esac
+for b in $BCAST_BYTES; do
+	is_count "$b" || die "WC_BENCH_BCAST_BYTES: '$b' is not a frame length"
+done
 for p in $PARTS; do
 	case "$p" in
-	udp | mem | rtnl | mcast | star | tables | dstset | plans | faults) ;;
-	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, star, tables, dstset, plans, faults)" ;;
+	udp | mem | rtnl | mcast | star | tables | dstset | plans | faults | bcast) ;;
+	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, star, tables, dstset, plans, faults, bcast)" ;;
 	esac
 done
 for case in $PLANS; do
@@ -1369,6 +1392,81 @@ bench_faults() {
 	ip netns del "$NS_MC"
 }
 
+# ================================================================ (bcast)
+
+# bc_scheme_is SCHEME: fabric wcc's committed bcast table is of SCHEME
+bc_scheme_is() {
+	[ "$(ip netns exec "$NS_BC" wormctl -j table show wcc 2>/dev/null |
+		jq -r '[.[] | select(.kind == "bcast")][0].scheme // "none"')" = "$1" ]
+}
+
+# bc_wait SCHEME: until wormcastd committed SCHEME's table (10 minutes)
+bc_wait() {
+	_i=0
+	until bc_scheme_is "$1"; do
+		_i=$((_i + 1))
+		[ "$_i" -le 1200 ] || die "no $1 table on wcc: $(tail -n 3 "$TMPD/bc.log")"
+		sleep 0.5
+	done
+}
+
+# bc_measure SCHEME CASE: one broadcast from node 0 per frame length, its
+# latency through the kernel (tests/selftests/bcast_latency.py) beside
+# wormsim's for the same parameters.
+bc_measure() {
+	for b in $BCAST_BYTES; do
+		j=$(ip netns exec "$NS_BC" python3 \
+			"$WC_ROOT/tests/selftests/bcast_latency.py" wcc 0 \
+			--tag "bench-$1-$2-$b" --send-dev wccn0 --bytes "$b" \
+			--wormsim "${WC_BUILD:-$WC_ROOT/build}/wormsim") ||
+			die "bcast $1 $2 $b bytes: no undisturbed run: $j"
+		tag=vm.bcast.${1}_$BCAST_DIMS.$2.frame_$b
+		echo "$tag.kernel: $(echo "$j" | jq .latency) cycles"
+		echo "$tag.wormsim: $(echo "$j" | jq .wormsim) cycles"
+		echo "$tag.wormsim_port_rule: $(echo "$j" | jq .wormsim_port) cycles"
+		echo "$tag.kernel_equals_wormsim: $(echo "$j" |
+			jq 'if .latency == .wormsim then 1 else 0 end') bool"
+		note "bcast $1 $2 $b bytes: $(echo "$j" | jq -c '{records, relays, tries, disturbed, params}')"
+		note "bcast $1 $2 $b bytes: $(echo "$j" | jq -r .wormsim_cmd)"
+	done
+}
+
+# bc_case CASE ENGINE-PARAMS...: a torus of WC_BENCH_BCAST_DIMS with those
+# parameters, dcf then edn.
+bc_case() {
+	_case=$1
+	shift
+	ip netns add "$NS_BC" || die "cannot add namespace $NS_BC"
+	# no IPv6 on the nodes: nothing but the broadcasts in the fabric
+	ip netns exec "$NS_BC" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 \
+		net.ipv6.conf.all.disable_ipv6=1 || die "cannot turn IPv6 off in $NS_BC"
+	if ! err=$(ip -n "$NS_BC" link add wcc type wormcast topology torus \
+		dims "$BCAST_DIMS" multicast dcf "$@" 2>&1); then
+		die "a $BCAST_DIMS torus under dcf ($*) is refused: $err"
+	fi
+	ip netns exec "$NS_BC" sh -c 'for d in /sys/class/net/wccn*; do
+		echo "link set ${d##*/} up"; done | ip -batch -' ||
+		die "cannot bring the nodes of wcc up"
+	ip -n "$NS_BC" link set wcc up
+	wcd_start "$NS_BC" "$TMPD/bc.log"
+	bc_wait dcf
+	bc_measure dcf "$_case"
+	ip netns exec "$NS_BC" wormctl fabric set wcc multicast edn ||
+		die "wormctl fabric set wcc multicast edn refused"
+	bc_wait edn
+	bc_measure edn "$_case"
+	stop_pids "$daemon"
+	ip netns del "$NS_BC"
+}
+
+# the fabric's defaults (one injection channel, router delay 1), then the
+# paper's all-port model as wormsim --bcast takes it (4 injection
+# channels, router delay 0)
+bench_bcast() {
+	bc_case defaults
+	bc_case allport inj 4 router_delay 0
+}
+
 note "guest kernel $(uname -r), $(nproc) CPUs, $(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) KiB"
 for p in $PARTS; do
 	case "$p" in
@@ -1381,5 +1479,6 @@ for p in $PARTS; do
 	dstset) bench_dstset ;;
 	plans) bench_plans ;;
 	faults) bench_faults ;;
+	bcast) bench_bcast ;;
 	esac
 done

@@ -10,7 +10,9 @@
  * now = engine clock + off, and moves off forward while the engine is idle.
  * A delivery can only cause a send send_ovh + recv_ovh cycles later, so
  * running the engine in steps no longer than that (and never past the
- * next pending send) submits every send at its exact time.
+ * next pending send) submits every send at its exact time, except that
+ * with no overhead at all a send caused in cycle c enters in cycle c + 1
+ * (one-cycle steps; the kernel's relays do the same).
  */
 #include <stdlib.h>
 
@@ -103,7 +105,9 @@ static void m0_relay(struct m0 *s, u32 h, u32 lo, u32 hi, u64 t, u32 depth)
  * Node @v, informed at @t, hands its scheduled unicasts to the network in
  * order: the i-th is ready i * send_ovh after @t, and enters its port when
  * ready and when the previous unicast through that port has had len
- * cycles of it (section 6.1, as dcf_latency()).
+ * cycles of it (section 6.1, as dcf_latency()); under --bcast-relay queue
+ * as soon as ready, in order, behind the node's earlier sends in its
+ * injection queue (the kernel's relay: kmod/relay.c).
  */
 static void m0_sched(struct m0 *s, u32 v, u64 t, u32 depth)
 {
@@ -122,7 +126,8 @@ static void m0_sched(struct m0 *s, u32 v, u64 t, u32 depth)
 		s->cpu_free[v] = t;
 		go = t > *pf ? t : *pf;
 		s->behind[i] = *pf && go == *pf;
-		*pf = go + s->len;
+		/* --bcast-relay queue: no port hold, the kernel's relay */
+		*pf = s->cfg->bcast_queue ? 0 : go + s->len;
 		x = m0_push(s, go, v, depth + 1);
 		x->target = u->dst;
 		x->uni = i;
@@ -197,6 +202,12 @@ static int m0_submit(struct m0 *s, struct m0_send *x)
 		s->plan_fallback++;	/* by dual-path, as the kernel */
 	if (s->trace)
 		m->trace = &s->trace[x->uni];
+	/*
+	 * Receptions count from the submission.  A send due in the cycle
+	 * of the delivery that caused it (t_s = t_r = 0) enters the next
+	 * one: the engine cannot inject in the cycle it consumed.
+	 */
+	x->t = m0_now(s);
 	x->queued = false;
 	wc_engine_submit(s->e, m);
 	return 0;
@@ -576,10 +587,11 @@ void sim_print_bcast(FILE *f, const struct sim_config *cfg,
 {
 	u32 i;
 
-	fprintf(f, "bcast scheme=%s side=%u src=%u len=%u data_flits=%u ts=%u tr=%u latency=%llu model_latency=%llu paper_latency=",
+	fprintf(f, "bcast scheme=%s side=%u src=%u len=%u data_flits=%u ts=%u tr=%u relay=%s latency=%llu model_latency=%llu paper_latency=",
 		dcf_scheme_name(cfg->bcast - 1), cfg->topo.dims[0],
 		cfg->bcast_src, r->len, sim_msg_flits(cfg), cfg->send_ovh,
-		cfg->recv_ovh, (unsigned long long)r->latency,
+		cfg->recv_ovh, cfg->bcast_queue ? "queue" : "port",
+		(unsigned long long)r->latency,
 		(unsigned long long)r->model_latency);
 	if (r->has_paper)
 		fprintf(f, "%llu", (unsigned long long)r->paper_latency);

@@ -251,7 +251,7 @@ enum {
 	OPT_CSV, OPT_SWEEP, OPT_PLOT, OPT_JSON, OPT_JOBS, OPT_KNEE,
 	OPT_MULTICAST, OPT_RT_PAIR, OPT_RT_SEED, OPT_RT_TRIALS,
 	OPT_MCAST0, OPT_DRAWS, OPT_SEND_OVH, OPT_RECV_OVH, OPT_LINKS_JSON,
-	OPT_BCAST, OPT_SRC, OPT_FAULT_LINK, OPT_RANDOM_FAULTS, OPT_FAULT_INFO,
+	OPT_BCAST, OPT_SRC, OPT_BCAST_RELAY, OPT_FAULT_LINK, OPT_RANDOM_FAULTS, OPT_FAULT_INFO,
 	OPT_FT_STRATEGY, OPT_FT_DETOUR,
 };
 
@@ -297,6 +297,7 @@ static const struct option long_opts[] = {
 	{ "recv-ovh", required_argument, NULL, OPT_RECV_OVH },
 	{ "bcast", required_argument, NULL, OPT_BCAST },
 	{ "src", required_argument, NULL, OPT_SRC },
+	{ "bcast-relay", required_argument, NULL, OPT_BCAST_RELAY },
 	{ "fault-link", required_argument, NULL, OPT_FAULT_LINK },
 	{ "random-faults", required_argument, NULL, OPT_RANDOM_FAULTS },
 	{ "fault-info", required_argument, NULL, OPT_FAULT_INFO },
@@ -440,6 +441,10 @@ void sim_usage(FILE *f)
 "                       --bcast: --inj 4 (all-port), --router-delay 0 (one\n"
 "                       cycle per flit and hop, as the paper's t_c)\n"
 "  --src N              the broadcast's source node (default 0)\n"
+"  --bcast-relay RULE   port (default): a send enters when its port's\n"
+"                       previous send has had L cycles (section 6.1); queue:\n"
+"                       a node's sends enter its injection queue in order as\n"
+"                       soon as ready, as the kernel's relays do\n"
 "\n"
 "Output:\n"
 "  --json               JSON summary on stdout instead of the text summary\n"
@@ -466,7 +471,7 @@ struct raw_args {
 	const char *seed, *cycles, *warmup, *drain, *sweep, *jobs, *knee;
 	const char *multicast, *rt_pair, *rt_seed, *rt_trials;
 	const char *mcast0, *draws, *send_ovh, *recv_ovh;
-	const char *bcast, *src;
+	const char *bcast, *src, *bcast_relay;
 	const char *fault_link[WORMCAST_TREES_MAX_FAULTS], *random_faults;
 	const char *fault_info, *ft_strategy;
 	bool ft_detour;
@@ -574,8 +579,8 @@ static int resolve_bcast(const struct raw_args *a, struct sim_config *cfg,
 	u64 v;
 
 	if (!a->bcast) {
-		if (a->src)
-			return errf(err, len, 1, "--src goes with --bcast");
+		if (a->src || a->bcast_relay)
+			return errf(err, len, 1, "--src and --bcast-relay go with --bcast");
 		return 0;
 	}
 	scheme = dcf_scheme_parse(a->bcast);
@@ -592,6 +597,11 @@ static int resolve_bcast(const struct raw_args *a, struct sim_config *cfg,
 				    cfg->topo.nnodes - 1, a->src);
 		cfg->bcast_src = (u32)v;
 	}
+	if (a->bcast_relay && strcmp(a->bcast_relay, "port") &&
+	    strcmp(a->bcast_relay, "queue"))
+		return errf(err, len, 1, "--bcast-relay: expected port or queue, got '%s'",
+			    a->bcast_relay);
+	cfg->bcast_queue = a->bcast_relay && !strcmp(a->bcast_relay, "queue");
 	if (!a->param[OPT_INJ - OPT_FLIT_BYTES])
 		cfg->params.inj_channels = DCF_NPORTS;
 	if (!a->param[OPT_ROUTER_DELAY - OPT_FLIT_BYTES])
@@ -1448,6 +1458,9 @@ int sim_parse_args(int argc, char **argv, struct sim_config *cfg,
 			break;
 		case OPT_SRC:
 			a.src = optarg;
+			break;
+		case OPT_BCAST_RELAY:
+			a.bcast_relay = optarg;
 			break;
 		case OPT_FAULT_LINK:
 			if (a.nfault_link == WORMCAST_TREES_MAX_FAULTS)

@@ -174,6 +174,9 @@ struct sim_config {
 	/* --bcast: enum dcf_scheme + 1 (0: no broadcast run), --src */
 	u32 bcast;
 	u32 bcast_src;
+	/* --bcast-relay queue: a node's sends enter its injection queue in
+	 * order when ready, no port hold (the kernel's relay, kmod/relay.c) */
+	bool bcast_queue;
 	bool json;
 	bool help;
 };
