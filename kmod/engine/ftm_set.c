@@ -102,55 +102,41 @@ static int ftm_blocks(struct ftm_scratch *s, const struct wormcast_ftmesh_block 
 	return 0;
 }
 
-/* The safety vectors the blocks imply, by row and column scans. */
+/*
+ * One scan of @len nodes from @first by @step (a row or a column, either
+ * way): safety element @slot of each is the hops back to the last block
+ * node seen, 0 inside a block, WORMCAST_FTMESH_SAFETY_INF if none.
+ */
+static void ftm_scan(const struct ftm_scratch *s, u16 *sv, u32 slot,
+		     u32 first, int step, u32 len)
+{
+	u32 i, n, last = 0;
+	bool seen = false;
+
+	for (i = 0; i < len; i++) {
+		n = (u32)((int)first + (int)i * step);
+		if (s->owner[n]) {
+			seen = true;
+			last = i;
+		}
+		sv[4 * n + slot] = s->owner[n] ? 0 : seen ? (u16)(i - last) :
+				   WORMCAST_FTMESH_SAFETY_INF;
+	}
+}
+
+/* The safety vectors (E, S, W, N) the blocks imply. */
 static void ftm_safety(const struct ftm_scratch *s, u16 *sv)
 {
-	u32 x, y, n, last;
-	bool seen;
+	int w = s->w;
+	u32 x, y;
 
 	for (y = 0; y < s->h; y++) {
-		seen = false;
-		for (x = 0, last = 0; x < s->w; x++) {	/* W: towards -X */
-			n = x + s->w * y;
-			if (s->owner[n]) {
-				seen = true;
-				last = x;
-			}
-			sv[4 * n + 2] = s->owner[n] ? 0 : seen ? (u16)(x - last) :
-				      WORMCAST_FTMESH_SAFETY_INF;
-		}
-		seen = false;
-		for (x = s->w, last = 0; x-- > 0;) {	/* E: towards +X */
-			n = x + s->w * y;
-			if (s->owner[n]) {
-				seen = true;
-				last = x;
-			}
-			sv[4 * n + 0] = s->owner[n] ? 0 : seen ? (u16)(last - x) :
-				      WORMCAST_FTMESH_SAFETY_INF;
-		}
+		ftm_scan(s, sv, 2, s->w * y, 1, s->w);		/* W: -X */
+		ftm_scan(s, sv, 0, s->w * y + s->w - 1, -1, s->w);	/* E */
 	}
 	for (x = 0; x < s->w; x++) {
-		seen = false;
-		for (y = 0, last = 0; y < s->h; y++) {	/* S: towards -Y */
-			n = x + s->w * y;
-			if (s->owner[n]) {
-				seen = true;
-				last = y;
-			}
-			sv[4 * n + 1] = s->owner[n] ? 0 : seen ? (u16)(y - last) :
-				      WORMCAST_FTMESH_SAFETY_INF;
-		}
-		seen = false;
-		for (y = s->h, last = 0; y-- > 0;) {	/* N: towards +Y */
-			n = x + s->w * y;
-			if (s->owner[n]) {
-				seen = true;
-				last = y;
-			}
-			sv[4 * n + 3] = s->owner[n] ? 0 : seen ? (u16)(last - y) :
-				      WORMCAST_FTMESH_SAFETY_INF;
-		}
+		ftm_scan(s, sv, 1, x, w, s->h);			/* S: -Y */
+		ftm_scan(s, sv, 3, x + s->w * (s->h - 1), -w, s->h);	/* N */
 	}
 }
 
