@@ -4,8 +4,9 @@
 # Multicast under failing and recovering links and nodes (issue 10, item
 # 5; Documentation/testing.rst, "Stress under faults"), on each fabric of
 # WC_FAULT_STRESS_FABRICS in turn (default: a 4x4 torus under dstm-1, trees;
-# a 4x4 mesh under dual-path, paths with intermediate reception; and a 4x4
-# mesh under multiphase, members sending on, with no table), with
+# a 4x4 mesh under dual-path, paths with intermediate reception; a 4x4
+# mesh under multiphase, members sending on, with no table; and a 4x4
+# mesh under ftmesh, routed around the blocks wormcastd recomputes), with
 # wormcastd running: every node in its own namespace sends multicast and
 # unicast for WC_FAULT_STRESS_SECONDS (default 20) while "wormctl fault
 # random" fails and repairs links and nodes every few hundred milliseconds
@@ -19,7 +20,7 @@
 
 N=16
 STRESS=$WC_ROOT/tests/selftests/stress.py
-fabrics=${WC_FAULT_STRESS_FABRICS:-torus,dstm-1,mesh,dual-path,mesh,multiphase}
+fabrics=${WC_FAULT_STRESS_FABRICS:-torus,dstm-1,mesh,dual-path,mesh,multiphase,mesh,ftmesh}
 seconds=${WC_FAULT_STRESS_SECONDS:-20}
 seed=${WC_FAULT_STRESS_SEED:-$(date +%s)}
 mtbf=${WC_FAULT_STRESS_MTBF:-200}
@@ -42,7 +43,11 @@ check "$N namespaces" ip -batch "$WC_TMP/batch"
 # stress TOPOLOGY SCHEME: one fabric "wc", 4x4, under traffic and faults.
 stress() {
 	what="$1 4x4 ($2)"
-	if ! wc_add wc topology "$1" dims 4x4 multicast "$2"; then
+	# ftmesh: its four subnetworks are VC classes; replication async with
+	# buffers of a whole worm, so that it is deadlock-free (faults.rst)
+	extra=""
+	[ "$2" = ftmesh ] && extra="vcs 4 replication async buf_flits 64"
+	if ! wc_add wc topology "$1" dims 4x4 $extra multicast "$2"; then
 		not_ok "$what: create"
 		return
 	fi
