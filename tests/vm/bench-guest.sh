@@ -136,7 +136,8 @@
 #   WC_BENCH_PLANS      SCHEME:MEMBERS cases for (plans) (default "ocms:500 otms:100")
 #   WC_BENCH_FAULTS     links failed by (faults), 3 to 256 (default 150)
 #   WC_BENCH_FAULT_DIMS torus size for (faults) (default 50x50)
-#   WC_BENCH_FAULT_SEED seed of the links' choice for (faults) (default 1)
+#   WC_BENCH_FAULT_SEED seed of the links' choice for (faults) and of the
+#                       nodes' for (ftfault) (default 1)
 #   WC_BENCH_FTFAULT_DIMS   mesh size for (ftfault) (default 50x50)
 #   WC_BENCH_FTFAULT_COUNTS faulty nodes at the measured failures, ascending
 #                           (default "50 100 150")
@@ -1594,6 +1595,8 @@ bench_ftfault() {
 				ft_cand=$((ft_cand - 1))
 				ft_in_blocks "$node" <"$TMPD/ft.blocks" || break
 			done
+			echo "wc-vm: bench ftfault: $f faulty nodes, failure $rep of $FT_REPS" \
+				>/dev/console 2>/dev/null
 			ft_change add "$node" "$f" "add_$f"
 			ft_change del "$node" "$base" "del_$f"
 		done
