@@ -83,6 +83,22 @@
 #     event (both stamped as "wormctl monitor" prints them), and wormcastd's
 #     own logged times.  Median, 90th percentile and max, overall and by
 #     thirds of the faults listed; the final table must list every link.
+# (ftfault) the same target for the fault-tolerant mesh multicast
+#     (scheme ftmesh, faulty nodes): a WC_BENCH_FTFAULT_DIMS mesh under
+#     "multicast ftmesh" (vcs 4, replication async), wormcastd running.
+#     For each F of WC_BENCH_FTFAULT_COUNTS, F - 1 random distinct faulty
+#     nodes (a prefix of one order seeded by WC_BENCH_FAULT_SEED) fail in
+#     one burst and their table is committed; then WC_BENCH_FTFAULT_REPS
+#     times one more node, outside every block, fails ("wormctl fault add
+#     wcft node N": F faulty nodes) and is repaired, each change waited for
+#     (one push each, from exactly F or F - 1 faulty nodes, the node in a
+#     block of the new table after its failure and in none after its
+#     repair) before the next, so that nothing is coalesced.  Per change:
+#     the kernel's fault event to the table's commit event ("wormctl
+#     monitor" stamps), wormcastd's logged "fault event to commit",
+#     compute and push, and "wormctl fault" returned to the new table
+#     generation seen by polling FABRIC_GET (an upper bound); the blocks
+#     and the table's bytes.
 # (bcast) DCF and EDN broadcast latency through the kernel against wormsim
 #     (issue 10, target 2: equal): a WC_BENCH_BCAST_DIMS torus under
 #     "multicast dcf", then edn, in a namespace without IPv6, every node
@@ -120,11 +136,16 @@
 #   WC_BENCH_PLANS      SCHEME:MEMBERS cases for (plans) (default "ocms:500 otms:100")
 #   WC_BENCH_FAULTS     links failed by (faults), 3 to 256 (default 150)
 #   WC_BENCH_FAULT_DIMS torus size for (faults) (default 50x50)
-#   WC_BENCH_FAULT_SEED seed of the links' choice for (faults) (default 1)
+#   WC_BENCH_FAULT_SEED seed of the links' choice for (faults) and of the
+#                       nodes' for (ftfault) (default 1)
+#   WC_BENCH_FTFAULT_DIMS   mesh size for (ftfault) (default 50x50)
+#   WC_BENCH_FTFAULT_COUNTS faulty nodes at the measured failures, ascending
+#                           (default "50 100 150")
+#   WC_BENCH_FTFAULT_REPS   failures (and repairs) measured per count (default 9)
 #   WC_BENCH_BCAST_DIMS torus size for (bcast) (default 32x32)
 #   WC_BENCH_BCAST_BYTES frame lengths for (bcast) (default "242 992")
 #   WC_BENCH_PARTS      "udp mem rtnl mcast star tables dstset plans bcast" (default)
-#                       or some, or faults (not run by default)
+#                       or some, or faults or ftfault (not run by default)
 set -u
 
 WC_ROOT=${WC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -146,6 +167,9 @@ PLANS=${WC_BENCH_PLANS:-ocms:500 otms:100}
 FAULTS=${WC_BENCH_FAULTS:-150}
 FAULT_DIMS=${WC_BENCH_FAULT_DIMS:-50x50}
 FAULT_SEED=${WC_BENCH_FAULT_SEED:-1}
+FT_DIMS=${WC_BENCH_FTFAULT_DIMS:-50x50}
+FT_COUNTS=${WC_BENCH_FTFAULT_COUNTS:-50 100 150}
+FT_REPS=${WC_BENCH_FTFAULT_REPS:-9}
 MC_FRAMES=${WC_BENCH_MC_FRAMES:-3000}
 STAR_MEMBERS=${WC_BENCH_STAR_MEMBERS:-119}
 STAR_BYTES=${WC_BENCH_STAR_BYTES:-64}
@@ -213,6 +237,16 @@ is_count() {
 
 is_count "$RUNS" || die "WC_BENCH_RUNS must be a positive integer, not '$RUNS'"
 is_count "$SECS" || die "WC_BENCH_SECS must be a positive integer, not '$SECS'"
+is_count "$FT_REPS" || die "WC_BENCH_FTFAULT_REPS must be a positive integer, not '$FT_REPS'"
+for f in $FT_COUNTS; do
+	is_count "$f" && [ "$f" -le 1000 ] ||
+		die "WC_BENCH_FTFAULT_COUNTS: '$f' is not a fault count of 1 to 1000"
+done
+case $FT_DIMS in
+*[!0-9x]* | x* | *x | *x*x*) die "WC_BENCH_FTFAULT_DIMS must be WxH, not '$FT_DIMS'" ;;
+*x*) ;;
+*) die "WC_BENCH_FTFAULT_DIMS must be WxH, not '$FT_DIMS'" ;;
+esac
 case $FTRACE in
 0 | 1) ;;
 *) die "WC_BENCH_FTRACE must be 0 or 1, not '$FTRACE'" ;;
@@ -262,8 +296,8 @@ for b in $BCAST_BYTES; do
 done
 for p in $PARTS; do
 	case "$p" in
-	udp | mem | rtnl | mcast | star | tables | dstset | plans | faults | bcast) ;;
-	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, star, tables, dstset, plans, faults, bcast)" ;;
+	udp | mem | rtnl | mcast | star | tables | dstset | plans | faults | ftfault | bcast) ;;
+	*) die "WC_BENCH_PARTS: unknown part '$p' (udp, mem, rtnl, mcast, star, tables, dstset, plans, faults, ftfault, bcast)" ;;
 	esac
 done
 for case in $PLANS; do
@@ -1392,6 +1426,187 @@ bench_faults() {
 	ip netns del "$NS_MC"
 }
 
+# ================================================================ (ftfault)
+
+# ft_perm N SEED: the node ids 0..N-1 in a random order (seeded).
+ft_perm() {
+	awk -v n="$1" -v seed="$2" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < n; i++) v[i] = i
+		for (i = 0; i < n; i++) {	# Fisher-Yates
+			j = i + int(rand() * (n - i))
+			t = v[i]; v[i] = v[j]; v[j] = t
+			print v[i]
+		}
+	}'
+}
+
+# ft_gen: the generation of fabric wcft's committed ftmesh table, from
+# FABRIC_GET (not the table's 100s of KiB), without jq: one poll is
+# "ip netns exec" and wormctl, most of a second under TCG
+ft_gen() {
+	ip netns exec "$NS_MC" wormctl fabric show wcft 2>/dev/null |
+		sed -n 's/.* table ftmesh gen \([0-9]*\) .*/\1/p'
+}
+
+# ft_blocks: the blocks of the committed ftmesh table, "x0 y0 x1 y1" a line
+ft_blocks() {
+	ip netns exec "$NS_MC" wormctl -j table show wcft |
+		jq -r '[.[] | select(.kind == "ftmesh")][0].blocks[]? | "\(.x0) \(.y0) \(.x1) \(.y1)"'
+}
+
+# ft_in_blocks NODE: NODE lies in a block listed on stdin (ft_blocks)
+ft_in_blocks() {
+	awk -v n="$1" -v w="$FT_W" '{ x = n % w; y = int(n / w) }
+		x >= $1 && x <= $3 && y >= $2 && y <= $4 { f = 1 }
+		END { exit !f }'
+}
+
+ft_pushes() {
+	grep -c "push: fabric wcft " "$TMPD/ft.log"
+}
+
+# ft_faulty_is F: wormcastd's last push of wcft was computed from F
+# faulty nodes
+ft_faulty_is() {
+	grep "push: fabric wcft " "$TMPD/ft.log" | tail -n 1 | grep -q " faulty nodes $1,"
+}
+
+# ft_stamps TS: the first fault event of wcft after TS (ns) in the
+# monitor's log and the first table commit after it, "EVENT COMMIT" (ns).
+ft_stamps() {
+	awk -v ts="$1" '$1 > ts && / fault (add|del) fabric [0-9]+ wcft / && !g { g = $1 }
+		g && $1 >= g && / table commit fabric [0-9]+ wcft/ { print g, $1; exit }' "$TMPD/ft.mon"
+}
+
+# ft_change OP NODE F TAG: fault OP (add or del) of node NODE, after which
+# F nodes are faulty; waits until the ftmesh table's generation moved
+# (polled) and wormcastd's push was computed from F faulty nodes; records
+# into $TMPD/ft.TAG: F, monitor event to commit (us), command returned to
+# generation seen (us), the daemon's compute, push and event to commit
+# (ms), blocks, bytes, and how long one poll took before the command (us).
+ft_change() {
+	tp=$(date +%s%N)
+	g0=$(ft_gen)
+	n0=$(ft_pushes)
+	ts=$(date +%s%N)
+	[ -n "$g0" ] || die "fabric wcft lists no ftmesh table"
+	ip netns exec "$NS_MC" wormctl fault "$1" wcft node "$2" </dev/null ||
+		die "wormctl fault $1 wcft node $2 refused"
+	tr=$(date +%s%N)
+	i=0
+	while [ "$(ft_gen)" = "$g0" ]; do
+		i=$((i + 1))
+		[ "$i" -le 6000 ] || die "no new ftmesh table after fault $1 node $2: $(tail -n 2 "$TMPD/ft.log")"
+	done
+	tg=$(date +%s%N)
+	i=0
+	until [ "$(ft_pushes)" -gt "$n0" ] && ft_faulty_is "$3" && [ -n "$(ft_stamps "$ts")" ]; do
+		i=$((i + 1))
+		[ "$i" -le 600 ] || die "fault $1 node $2: no push from $3 faulty nodes: $(tail -n 2 "$TMPD/ft.log")"
+		sleep 0.05
+	done
+	[ "$(ft_pushes)" = $((n0 + 1)) ] ||
+		die "fault $1 node $2: $(($(ft_pushes) - n0)) pushes, not one"
+	if [ "$1" = add ]; then
+		ft_blocks | ft_in_blocks "$2" || die "node $2 failed but is in no block of the new table"
+	else
+		ft_blocks | ft_in_blocks "$2" && die "node $2 repaired but still in a block"
+	fi
+	set -- "$1" "$2" "$3" "$4" $(ft_stamps "$ts")
+	line=$(grep "push: fabric wcft " "$TMPD/ft.log" | tail -n 1)
+	echo "$3 $((($6 - $5) / 1000)) $(((tg - tr) / 1000)) $(echo "$line" |
+		sed -n 's/.* bytes \([0-9]*\) .* compute \([0-9.]*\) ms push \([0-9.]*\) ms.* blocks \([0-9]*\),.*event to commit \([0-9]*\) ms.*/\2 \3 \5 \4 \1/p') $(((ts - tp) / 1000))" \
+		>>"$TMPD/ft.$4"
+	note "ftfault $1 node $2 ($3 faulty): event to commit $((($6 - $5) / 1000)) us (monitor), command returned to new generation seen $(((tg - tr) / 1000)) us (polled, $i extra polls; one poll $(((ts - tp) / 1000)) us), command $(((tr - ts) / 1000)) us; $line"
+}
+
+# ft_stats: "median M, min m, max X (N)" of the numbers on stdin
+ft_stats() {
+	sort -g | awk '{ v[NR] = $1 }
+		END {
+			if (NR == 0) { print "nan"; exit }
+			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "median %s, min %s, max %s (%d)\n", m, v[1], v[NR], NR
+		}'
+}
+
+# ft_report TAG: the figures of $TMPD/ft.TAG
+ft_report() {
+	tag=vm.ftfault.ftmesh_$FT_DIMS.$1
+	echo "$tag.event_to_commit: $(awk '{ print $2 / 1000 }' "$TMPD/ft.$1" | ft_stats) ms"
+	echo "$tag.daemon_event_to_commit: $(awk 'NF >= 8 { print $6 }' "$TMPD/ft.$1" | ft_stats) ms"
+	echo "$tag.command_to_generation_polled: $(awk '{ print $3 / 1000 }' "$TMPD/ft.$1" | ft_stats) ms"
+	echo "$tag.one_poll: $(awk 'NF >= 9 { print $9 / 1000 }' "$TMPD/ft.$1" | ft_stats) ms"
+	echo "$tag.daemon_compute: $(awk 'NF >= 8 { print $4 }' "$TMPD/ft.$1" | ft_stats) ms"
+	echo "$tag.daemon_push_validate_commit: $(awk 'NF >= 8 { print $5 }' "$TMPD/ft.$1" | ft_stats) ms"
+	echo "$tag.blocks: $(awk 'NF >= 8 { print $7 }' "$TMPD/ft.$1" | ft_stats)"
+	echo "$tag.table_bytes: $(awk 'NF >= 8 { print $8 }' "$TMPD/ft.$1" | ft_stats) B"
+}
+
+# One 50x50 mesh under ftmesh (4 VCs, asynchronous replication), wormcastd
+# running.  For each F of FT_COUNTS (ascending): F - 1 random faulty nodes
+# (a prefix of one seeded order) are in place and committed; then
+# FT_REPS times one more node outside every block fails and is repaired,
+# each change waited for before the next (one fault per push, nothing
+# coalesced).
+bench_ftfault() {
+	FT_W=${FT_DIMS%x*}
+	ft_n=$((FT_W * ${FT_DIMS#*x}))
+	ip netns add "$NS_MC" || die "cannot add namespace $NS_MC"
+	if ! err=$(ip -n "$NS_MC" link add wcft type wormcast topology mesh \
+		dims "$FT_DIMS" vcs 4 replication async multicast ftmesh 2>&1); then
+		die "a $FT_DIMS mesh under ftmesh is refused: $err"
+	fi
+	ft_perm "$ft_n" "$FAULT_SEED" >"$TMPD/ft.perm"
+	mon_start "$NS_MC" "$TMPD/ft.mon"
+	ft_last=$(tail -n 1 "$TMPD/ft.perm")
+	mon_until "$TMPD/ft.mon" " fault del fabric [0-9]* wcft " \
+		ip netns exec "$NS_MC" sh -c \
+		"wormctl fault add wcft node $ft_last && wormctl fault del wcft node $ft_last"
+	wcd_start "$NS_MC" "$TMPD/ft.log"
+	log_wait "$TMPD/ft.log" "push: fabric wcft "
+	note "ftmesh table committed: $(grep "push: fabric wcft " "$TMPD/ft.log" | head -n 1)"
+	ft_have=0
+	ft_cand=$ft_n		# candidates: from the end of the order
+	for f in $FT_COUNTS; do
+		base=$((f - 1))
+		[ "$base" -ge "$ft_have" ] || die "WC_BENCH_FTFAULT_COUNTS must ascend"
+		# the base faults in one burst (the daemon coalesces them)
+		sed -n "$((ft_have + 1)),${base}p" "$TMPD/ft.perm" |
+			sed 's/^/wormctl fault add wcft node /; s/$/ <\/dev\/null/' >"$TMPD/ft.burst"
+		ip netns exec "$NS_MC" sh -e "$TMPD/ft.burst" || die "cannot fail the base nodes"
+		ft_have=$base
+		i=0
+		until ft_faulty_is "$base"; do
+			i=$((i + 1))
+			[ "$i" -le 1200 ] || die "no push from $base faulty nodes: $(tail -n 2 "$TMPD/ft.log")"
+			sleep 0.5
+		done
+		note "base of $base faulty nodes committed: $(grep "push: fabric wcft " "$TMPD/ft.log" | tail -n 1)"
+		echo "wc-vm: bench ftfault: $base faulty nodes in place" >/dev/console 2>/dev/null
+		: >"$TMPD/ft.add_$f" && : >"$TMPD/ft.del_$f"
+		ft_blocks >"$TMPD/ft.blocks"
+		for rep in $(seq "$FT_REPS"); do
+			# the next node, from the end of the order, outside every block
+			while :; do
+				[ "$ft_cand" -gt "$ft_have" ] || die "no candidate node left"
+				node=$(sed -n "${ft_cand}p" "$TMPD/ft.perm")
+				ft_cand=$((ft_cand - 1))
+				ft_in_blocks "$node" <"$TMPD/ft.blocks" || break
+			done
+			echo "wc-vm: bench ftfault: $f faulty nodes, failure $rep of $FT_REPS" \
+				>/dev/console 2>/dev/null
+			ft_change add "$node" "$f" "add_$f"
+			ft_change del "$node" "$base" "del_$f"
+		done
+		ft_report "add_$f"
+		ft_report "del_$f"
+	done
+	stop_pids "$mon" "$daemon"
+	ip netns del "$NS_MC"
+}
+
 # ================================================================ (bcast)
 
 # bc_scheme_is SCHEME: fabric wcc's committed bcast table is of SCHEME
@@ -1479,6 +1694,7 @@ for p in $PARTS; do
 	dstset) bench_dstset ;;
 	plans) bench_plans ;;
 	faults) bench_faults ;;
+	ftfault) bench_ftfault ;;
 	bcast) bench_bcast ;;
 	esac
 done
