@@ -182,12 +182,22 @@ static u32 ftm_line_free(const struct ftm_scratch *s, u32 q,
 			s->colpre[ax * (s->h + 1) + lo]);
 }
 
+/* Block @blk in subnetwork @q's canonical frame. */
+static void ftm_block_canon(const struct ftm_scratch *s,
+			    const struct wormcast_ftmesh_block *blk, u32 q,
+			    struct wc_ft_rect *c)
+{
+	struct wc_ft_rect p = { blk->x0, blk->y0, blk->x1, blk->y1 };
+
+	wc_ft_canon_rect(q, s->w, s->h, &p, c);
+}
+
 /* One record @r held by @node in subnetwork @q, converted into @out. */
 static int ftm_rec(struct ftm_scratch *s, const struct wormcast_ftmesh_block *b,
 		   u32 q, u32 node, const struct wormcast_ftmesh_rec *r,
 		   struct wc_ft_rec *out, const char **why)
 {
-	struct wc_ft_rect p, c;
+	struct wc_ft_rect c;
 	u32 cx, cy, l, mark = q * s->nn + node + 1;
 
 	if (r->block >= s->nb)
@@ -203,11 +213,7 @@ static int ftm_rec(struct ftm_scratch *s, const struct wormcast_ftmesh_block *b,
 		return refuse(why,
 			      "an ftmesh node holds the same (block, line) record twice in one subnetwork");
 	s->seen[l][r->block] = mark;
-	p.x0 = b[r->block].x0;
-	p.y0 = b[r->block].y0;
-	p.x1 = b[r->block].x1;
-	p.y1 = b[r->block].y1;
-	wc_ft_canon_rect(q, s->w, s->h, &p, &c);
+	ftm_block_canon(s, &b[r->block], q, &c);
 	wc_ft_canon(q, s->w, s->h, node % s->w, node / s->w, &cx, &cy);
 	if (cx >= c.x0 || cy >= c.y0)
 		return refuse(why,
@@ -227,7 +233,7 @@ static int ftm_subnet(struct ftm_scratch *s, const struct wormcast_ftmesh_block 
 		      u32 q, const u32 *off, const struct wormcast_ftmesh_rec *rec,
 		      struct wc_ft_rec *out, const char **why)
 {
-	struct wc_ft_rect p, c;
+	struct wc_ft_rect c;
 	u32 i, n, k, l;
 	int err;
 
@@ -236,11 +242,7 @@ static int ftm_subnet(struct ftm_scratch *s, const struct wormcast_ftmesh_block 
 	for (l = 0; l < 2; l++)
 		memset(s->cnt[l], 0, s->nb * sizeof(u32));
 	for (i = 0; i < s->nb; i++) {
-		p.x0 = b[i].x0;
-		p.y0 = b[i].y0;
-		p.x1 = b[i].x1;
-		p.y1 = b[i].y1;
-		wc_ft_canon_rect(q, s->w, s->h, &p, &c);
+		ftm_block_canon(s, &b[i], q, &c);
 		if (c.y0 && c.x0 > s->m1[c.y0 - 1])
 			s->m1[c.y0 - 1] = c.x0;
 		if (c.x0 && c.y0 > s->m3[c.x0 - 1])
@@ -253,11 +255,7 @@ static int ftm_subnet(struct ftm_scratch *s, const struct wormcast_ftmesh_block 
 				return err;
 		}
 	for (i = 0; i < s->nb; i++) {
-		p.x0 = b[i].x0;
-		p.y0 = b[i].y0;
-		p.x1 = b[i].x1;
-		p.y1 = b[i].y1;
-		wc_ft_canon_rect(q, s->w, s->h, &p, &c);
+		ftm_block_canon(s, &b[i], q, &c);
 		if (!c.x0 || !c.y0)
 			continue;
 		for (l = 0; l < 2; l++)
