@@ -22,6 +22,7 @@
 #include <linux/rcupdate.h>
 
 #include "wormcast.h"
+#include "table_push.h"
 
 #define SIDE	4
 #define NN	(SIDE * SIDE)
@@ -81,21 +82,13 @@ static void bctx_done(struct bctx *c)
 	rcu_barrier();
 }
 
-/* A whole transaction of kind BCAST; COMMIT's result. */
+/* A whole transaction of kind BCAST in one chunk; COMMIT's result. */
 static int bpush(struct bctx *c, const void *blob, size_t len, u32 gen)
 {
-	u32 txn, kind, new_gen;
-	int err;
+	u32 new_gen;
 
-	memset(&c->ext, 0, sizeof(c->ext));
-	err = wc_table_txn_new(&c->ts, WORMCAST_TABLE_BCAST, len, gen, &txn,
-			       &c->ext);
-	if (!err)
-		err = wc_table_txn_chunk(&c->ts, txn, 0, blob, len, &c->ext);
-	if (!err)
-		err = wc_table_txn_commit(&c->ts, txn, &kind, &new_gen,
-					  &c->ext);
-	return err;
+	return wc_kunit_table_push(&c->ts, WORMCAST_TABLE_BCAST, blob, len,
+				   gen, len, &new_gen, &c->ext);
 }
 
 /* Nodes informed through offset @v: itself and its receivers' subtrees. */

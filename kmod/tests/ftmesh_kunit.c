@@ -25,6 +25,7 @@
 #include <linux/rcupdate.h>
 
 #include "wormcast.h"
+#include "table_push.h"
 #include "case_kunit.h"
 /* engine_cases.h's own cases run in engine_kunit.c; only its recorder here. */
 __diag_push();
@@ -165,21 +166,13 @@ static void fctx_done(struct fctx *c)
 	rcu_barrier();
 }
 
-/* A whole transaction of kind FTMESH; COMMIT's result. */
+/* A whole transaction of kind FTMESH in one chunk; COMMIT's result. */
 static int fpush(struct fctx *c, const void *blob, size_t len, u32 gen)
 {
-	u32 txn, kind, new_gen;
-	int err;
+	u32 new_gen;
 
-	memset(&c->ext, 0, sizeof(c->ext));
-	err = wc_table_txn_new(&c->ts, WORMCAST_TABLE_FTMESH, len, gen, &txn,
-			       &c->ext);
-	if (!err)
-		err = wc_table_txn_chunk(&c->ts, txn, 0, blob, len, &c->ext);
-	if (!err)
-		err = wc_table_txn_commit(&c->ts, txn, &kind, &new_gen,
-					  &c->ext);
-	return err;
+	return wc_kunit_table_push(&c->ts, WORMCAST_TABLE_FTMESH, blob, len,
+				   gen, len, &new_gen, &c->ext);
 }
 
 static struct fblob *fblob_new(struct kunit *test)

@@ -26,6 +26,7 @@
 #include <linux/rcupdate.h>
 
 #include "wormcast.h"
+#include "table_push.h"
 
 #define HDR_BYTES	sizeof(struct wormcast_trees)
 #define NNODES		16
@@ -154,22 +155,8 @@ static bool msg_has(struct ctx *c, const char *text)
 static int push(struct ctx *c, const u8 *blob, size_t len, u32 gen,
 		size_t step, u32 *new_gen)
 {
-	u32 txn, kind, off;
-	int err;
-
-	memset(&c->ext, 0, sizeof(c->ext));
-	err = wc_table_txn_new(&c->ts, WORMCAST_TABLE_TREES, len, gen, &txn,
-			       &c->ext);
-	if (err)
-		return err;
-	for (off = 0; off < len; off += step) {
-		err = wc_table_txn_chunk(&c->ts, txn, off, blob + off,
-					 min_t(size_t, step, len - off),
-					 &c->ext);
-		if (err)
-			return err;
-	}
-	return wc_table_txn_commit(&c->ts, txn, &kind, new_gen, &c->ext);
+	return wc_kunit_table_push(&c->ts, WORMCAST_TABLE_TREES, blob, len,
+				   gen, step, new_gen, &c->ext);
 }
 
 static void tables_good(struct kunit *test)
