@@ -165,18 +165,20 @@ vm: all
 	tests/vm/run.sh selftests
 
 # Every suite goes through one prove(1) run, so its summary closes the log.
-# Two run at a time, the longest first: the debug kernel's selftests (its
-# build included) take about as long as everything else together
-# (Documentation/testing.rst, "Time budget").  KUnit comes last: it needs
-# the debug kernel that the first suite builds.  tests/packaging.sh builds
-# the module once more through DKMS (about 20-40 s, in a temporary tree).
+# Two run at a time, the longest first: the debug kernel's build and the
+# first part of its selftests; beside them everything else, then the late
+# part of the debug selftests on the core that Debian's selftests free
+# (Documentation/testing.rst, "Time budget").  The late part and KUnit
+# need the debug kernel that the first suite builds.  tests/packaging.sh
+# builds the module once more through DKMS (about 20-40 s, in a temporary
+# tree).
 check: deps
 	$(MAKE) all userspace
-	tests/run-tap.sh tests/vm/selftests-debug.sh $(UNIT_BINS) tests/docs.sh \
-		tests/heatmap.sh \
+	WC_DEBUG_PART=early tests/run-tap.sh tests/vm/selftests-debug.sh \
+		$(UNIT_BINS) tests/docs.sh tests/heatmap.sh \
 		tests/packaging.sh tests/netlink-spec.py \
 		tests/kernel-lint.sh tests/fuzz/run.sh tests/vm/selftests.sh \
-		tests/kunit/run.sh
+		tests/vm/selftests-debug-late.sh tests/kunit/run.sh
 
 # A long run of tests/selftests/80-fuzz.sh alone (make check runs a short
 # one); tests/vm/run.sh passes the WC_FUZZ_* settings into the guest.
