@@ -19,6 +19,7 @@
 #include <linux/ktime.h>
 
 #include "wormcast.h"
+#include "relay.h"
 
 static DEFINE_IDA(wc_fabric_ida);
 
@@ -450,7 +451,11 @@ static void wc_submit(struct wc_fabric *f, struct wc_node *node,
 		 is_multicast_ether_addr(mac) && !is_broadcast_ether_addr(mac))
 		wc_use_plan(f, node->id, m, mac);
 	wc_capture_attach(f, m);
-	wc_engine_submit(f->engine, m);
+	/* the processor's send overhead, as a relay's (relay.c) */
+	wc_engine_submit_at(f->engine, m,
+			    wc_send_due(&node->cpu_free,
+					wc_engine_now(f->engine),
+					READ_ONCE(f->send_ovh)));
 }
 
 /*

@@ -25,6 +25,8 @@ static const struct genl_multicast_group wc_mcgrps[] = {
 static const struct nla_policy wc_param_policy[WORMCAST_PARAM_MAX + 1] = {
 	[WORMCAST_PARAM_CYCLE_NS] = { .type = NLA_U32 },
 	[WORMCAST_PARAM_WATCHDOG] = { .type = NLA_U32 },
+	[WORMCAST_PARAM_SEND_OVH] = { .type = NLA_U32 },
+	[WORMCAST_PARAM_RECV_OVH] = { .type = NLA_U32 },
 	[WORMCAST_PARAM_MULTICAST] = NLA_POLICY_MAX(NLA_U32, WORMCAST_MCAST_MAX),
 	[WORMCAST_PARAM_FAULT_INFO] = NLA_POLICY_MAX(NLA_U8,
 						     WORMCAST_FAULT_INFO_LOCAL),
@@ -477,9 +479,10 @@ static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	if (!tb[WORMCAST_PARAM_CYCLE_NS] && !tb[WORMCAST_PARAM_WATCHDOG] &&
-	    !tb[WORMCAST_PARAM_MULTICAST] && !tb[WORMCAST_PARAM_FAULT_INFO]) {
+	    !tb[WORMCAST_PARAM_MULTICAST] && !tb[WORMCAST_PARAM_FAULT_INFO] &&
+	    !tb[WORMCAST_PARAM_SEND_OVH] && !tb[WORMCAST_PARAM_RECV_OVH]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[WORMCAST_A_PARAMS],
-				    "nothing to change: give cycle_ns, watchdog, multicast and/or fault-info");
+				    "nothing to change: give cycle_ns, watchdog, multicast, fault-info, send_ovh and/or recv_ovh");
 		return -EINVAL;
 	}
 
@@ -506,6 +509,15 @@ static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 			goto out;
 		mcast = nla_get_u32(tb[WORMCAST_PARAM_MULTICAST]);
 	}
+	err = 0;
+	if (tb[WORMCAST_PARAM_SEND_OVH])
+		err = wc_param_check_ovh(tb[WORMCAST_PARAM_SEND_OVH],
+					 info->extack);
+	if (!err && tb[WORMCAST_PARAM_RECV_OVH])
+		err = wc_param_check_ovh(tb[WORMCAST_PARAM_RECV_OVH],
+					 info->extack);
+	if (err)
+		goto out;
 	/* the rest is valid: the watchdog change is the last that can fail */
 	if (tb[WORMCAST_PARAM_WATCHDOG]) {
 		err = wc_fabric_set_watchdog(f,
@@ -523,6 +535,13 @@ static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 	if (tb[WORMCAST_PARAM_FAULT_INFO])
 		wc_fabric_set_fault_info(f,
 					 nla_get_u8(tb[WORMCAST_PARAM_FAULT_INFO]));
+	/* read by the poll at each send and reception (READ_ONCE) */
+	if (tb[WORMCAST_PARAM_SEND_OVH])
+		WRITE_ONCE(f->send_ovh,
+			   nla_get_u32(tb[WORMCAST_PARAM_SEND_OVH]));
+	if (tb[WORMCAST_PARAM_RECV_OVH])
+		WRITE_ONCE(f->recv_ovh,
+			   nla_get_u32(tb[WORMCAST_PARAM_RECV_OVH]));
 	/* wormcastd learns of a scheme change from this */
 	wc_genl_notify(f, WORMCAST_CMD_FABRIC_SET);
 	err = 0;

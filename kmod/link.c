@@ -49,6 +49,8 @@ static const struct nla_policy wc_link_policy[IFLA_WORMCAST_MAX + 1] = {
 	[IFLA_WORMCAST_MULTICAST] = NLA_POLICY_MAX(NLA_U32, WORMCAST_MCAST_MAX),
 	[IFLA_WORMCAST_FAULT_INFO] = NLA_POLICY_MAX(NLA_U8,
 						    WORMCAST_FAULT_INFO_LOCAL),
+	[IFLA_WORMCAST_SEND_OVH] = { .type = NLA_U32 },
+	[IFLA_WORMCAST_RECV_OVH] = { .type = NLA_U32 },
 	[IFLA_WORMCAST_ROLE] = { .type = NLA_REJECT,
 				 .reject_message = "attribute is read-only" },
 	[IFLA_WORMCAST_FABRIC_ID] = { .type = NLA_REJECT,
@@ -125,6 +127,7 @@ struct wc_link_config {
 	u32 cycle_ns;
 	u32 mcast;		/* enum wormcast_mcast_scheme */
 	u8 fault_info;		/* enum wormcast_fault_info */
+	u32 send_ovh, recv_ovh;	/* cycles */
 	char prefix[IFNAMSIZ];	/* node names: prefix, node id, suffix */
 	char suffix[IFNAMSIZ];
 };
@@ -208,6 +211,18 @@ static int wc_parse_config(struct nlattr *data[], struct wc_link_config *c,
 	c->fault_info = WORMCAST_FAULT_INFO_GLOBAL;
 	if (data[IFLA_WORMCAST_FAULT_INFO])
 		c->fault_info = nla_get_u8(data[IFLA_WORMCAST_FAULT_INFO]);
+	if (data[IFLA_WORMCAST_SEND_OVH]) {
+		err = wc_param_check_ovh(data[IFLA_WORMCAST_SEND_OVH], extack);
+		if (err)
+			return err;
+		c->send_ovh = nla_get_u32(data[IFLA_WORMCAST_SEND_OVH]);
+	}
+	if (data[IFLA_WORMCAST_RECV_OVH]) {
+		err = wc_param_check_ovh(data[IFLA_WORMCAST_RECV_OVH], extack);
+		if (err)
+			return err;
+		c->recv_ovh = nla_get_u32(data[IFLA_WORMCAST_RECV_OVH]);
+	}
 	return 0;
 }
 
@@ -347,6 +362,8 @@ static int wc_newlink(struct net *src_net, struct net_device *dev,
 	f->dev = dev;
 	f->mcast = c->mcast;
 	f->fault_info = c->fault_info;
+	f->send_ovh = c->send_ovh;
+	f->recv_ovh = c->recv_ovh;
 	f->owner = owner;
 	wc_mac_make(mac, f->id, WC_MAC_FABRIC_NODE);
 	eth_hw_addr_set(dev, mac);

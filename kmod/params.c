@@ -32,6 +32,8 @@ static const struct wc_param_attr wc_param_attrs[] = {
 	{ WORMCAST_PARAM_QUEUE_LEN, IFLA_WORMCAST_QUEUE_LEN, NLA_U32 },
 	{ WORMCAST_PARAM_MULTICAST, IFLA_WORMCAST_MULTICAST, NLA_U32 },
 	{ WORMCAST_PARAM_FAULT_INFO, IFLA_WORMCAST_FAULT_INFO, NLA_U8 },
+	{ WORMCAST_PARAM_SEND_OVH, IFLA_WORMCAST_SEND_OVH, NLA_U32 },
+	{ WORMCAST_PARAM_RECV_OVH, IFLA_WORMCAST_RECV_OVH, NLA_U32 },
 };
 
 static_assert(ARRAY_SIZE(wc_param_attrs) == WORMCAST_PARAM_MAX,
@@ -71,6 +73,10 @@ static u32 wc_param_value(const struct wc_fabric *f, u16 param)
 		return READ_ONCE(f->mcast);
 	case WORMCAST_PARAM_FAULT_INFO:
 		return READ_ONCE(f->fault_info);
+	case WORMCAST_PARAM_SEND_OVH:
+		return READ_ONCE(f->send_ovh);
+	case WORMCAST_PARAM_RECV_OVH:
+		return READ_ONCE(f->recv_ovh);
 	}
 	return 0;
 }
@@ -114,6 +120,17 @@ int wc_param_check_cycle_ns(const struct nlattr *a,
 	if (nla_get_u32(a) > WC_CYCLE_NS_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, a,
 				    "cycle_ns must be at most 1000000000");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* send_ovh or recv_ovh as given in @a: 0 up to WC_OVH_MAX cycles. */
+int wc_param_check_ovh(const struct nlattr *a, struct netlink_ext_ack *extack)
+{
+	if (nla_get_u32(a) > WC_OVH_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "send_ovh and recv_ovh must be at most 1000000 cycles");
 		return -EINVAL;
 	}
 	return 0;

@@ -14,6 +14,14 @@
  * that cycle (wc_engine_yield()).  Everything runs in the NAPI
  * poll under the engine lock, or at teardown under it.
  *
+ * Processor overheads (Documentation/dcf.rst, "Sending and receiving
+ * latencies"), as wormsim's --mcast0 and --bcast: a relay that consumed
+ * its copy at cycle t may send from t + recv_ovh, the source from the
+ * cycle its frame was taken; each send costs send_ovh more
+ * (wc_send_due(), the node's cpu_free), and is submitted timed
+ * (wc_engine_submit_at()): the i-th send of a relay enters its injection
+ * queue at t + recv_ovh + (i + 1) send_ovh on an idle processor.
+ *
  * Accounting: a message that does not reach its target loses the whole
  * range handed to it (under a schedule, the target's subtree); all of it
  * is counted under the named counter of the datagram's source
@@ -46,6 +54,7 @@ struct wc_relay_tag {
 	struct wc_msg *next;		/* f->relayq */
 	/* chain positions, [lo, hi) holding target; or target's offset */
 	u32 target, lo, hi;
+	u64 due;			/* cycle it may enter, wc_send_due() */
 	bool delivered;			/* the target consumed the worm */
 	bool counted;			/* its loss is counted already */
 	bool reinject;			/* a re-injection: [0, hi) destinations */
@@ -120,11 +129,16 @@ static void wc_relay_enqueue(struct wc_fabric *f, struct wc_msg *m)
 	f->relayq_tail = m;
 }
 
-/* Queue a unicast of @skb (a reference) from node @from to @want's target. */
+/*
+ * Queue a unicast of @skb (a reference) from node @from to @want's target,
+ * which node @from's processor may start at cycle @ready.
+ */
 static void wc_relay_send(struct wc_fabric *f, struct wc_relay_ctx *ctx,
 			  struct sk_buff *skb, u32 bytes, u32 from,
-			  const struct wc_relay_tag *want)
+			  const struct wc_relay_tag *want, u64 ready)
 {
+	u64 due = wc_send_due(&f->nodes[from].cpu_free, ready,
+			      READ_ONCE(f->send_ovh));
 	struct wc_relay_tag *tag;
 	struct wc_msg *m;
 
@@ -139,18 +153,20 @@ static void wc_relay_send(struct wc_fabric *f, struct wc_relay_ctx *ctx,
 	tag->target = want->target;
 	tag->lo = want->lo;
 	tag->hi = want->hi;
+	tag->due = due;
 	refcount_inc(&ctx->ref);
 	skb_get(skb);
 	wc_relay_enqueue(f, m);
 }
 
 /*
- * Queue the sends of the holder @h, in order: under a schedule, those of
- * offset @h; else those of chain position @h of [@lo, @hi).
+ * Queue the sends of the holder @h, in order, from cycle @ready on: under
+ * a schedule, those of offset @h; else those of chain position @h of
+ * [@lo, @hi).
  */
 static void wc_relay_sends(struct wc_fabric *f, struct wc_relay_ctx *ctx,
 			   struct sk_buff *skb, u32 bytes, u32 h, u32 lo,
-			   u32 hi)
+			   u32 hi, u64 ready)
 {
 	struct wc_relay_tag want = { };
 	struct wc_relay_send s;
@@ -162,7 +178,7 @@ static void wc_relay_sends(struct wc_fabric *f, struct wc_relay_ctx *ctx,
 		for (i = bs->start[h]; i < bs->start[h + 1]; i++) {
 			want.target = bs->to[i];
 			wc_relay_send(f, ctx, skb, bytes,
-				      wc_relay_node(ctx, h), &want);
+				      wc_relay_node(ctx, h), &want, ready);
 		}
 		return;
 	}
@@ -170,7 +186,8 @@ static void wc_relay_sends(struct wc_fabric *f, struct wc_relay_ctx *ctx,
 		want.target = s.target;
 		want.lo = s.lo;
 		want.hi = s.hi;
-		wc_relay_send(f, ctx, skb, bytes, ctx->chain[h], &want);
+		wc_relay_send(f, ctx, skb, bytes, ctx->chain[h], &want,
+			      ready);
 	}
 }
 
@@ -206,7 +223,8 @@ int wc_relay_start(struct wc_fabric *f, struct wc_msg *m,
 	ctx->sched = sched;
 	ctx->n = sched ? 0 : wc_relay_chain(m, f->nnodes, label, ctx->chain,
 					    &h);
-	wc_relay_sends(f, ctx, skb, m->bytes, h, 0, ctx->n);
+	wc_relay_sends(f, ctx, skb, m->bytes, h, 0, ctx->n,
+		       wc_engine_now(f->engine));
 	wc_relay_put(ctx);
 	kfree(m);
 	consume_skb(skb);	/* the sends hold their own references */
@@ -214,7 +232,8 @@ int wc_relay_start(struct wc_fabric *f, struct wc_msg *m,
 }
 
 /*
- * The deliver callback for @m's target: its own sends, for the poll to
+ * The deliver callback for @m's target, in the cycle its tail was
+ * consumed: its own sends, from recv_ovh cycles later, for the poll to
  * submit at the end of this cycle.
  */
 void wc_relay_delivered(struct wc_fabric *f, struct wc_msg *m)
@@ -227,7 +246,8 @@ void wc_relay_delivered(struct wc_fabric *f, struct wc_msg *m)
 	if (wc_relay_span(tag->ctx, tag) < 2)
 		return;
 	wc_relay_sends(f, tag->ctx, m->cookie, m->bytes, tag->target,
-		       tag->lo, tag->hi);
+		       tag->lo, tag->hi,
+		       wc_engine_now(f->engine) + READ_ONCE(f->recv_ovh));
 	wc_engine_yield(f->engine);
 }
 
@@ -354,7 +374,10 @@ done:
 	return true;
 }
 
-/* Submit the queued sends (poll, after wc_engine_run(), engine lock). */
+/*
+ * Submit the queued sends (poll, after wc_engine_run(), engine lock), each
+ * to enter at its due cycle.
+ */
 void wc_relay_submit(struct wc_fabric *f)
 {
 	struct wc_msg *m;
@@ -362,7 +385,7 @@ void wc_relay_submit(struct wc_fabric *f)
 	while ((m = f->relayq)) {
 		f->relayq = wc_tag(f, m)->next;
 		wc_capture_attach(f, m);
-		wc_engine_submit(f->engine, m);
+		wc_engine_submit_at(f->engine, m, wc_tag(f, m)->due);
 	}
 	f->relayq_tail = NULL;
 }

@@ -59,6 +59,7 @@
 #define WC_QUEUE_LEN_MIN	2
 #define WC_QUEUE_LEN_MAX	65536
 #define WC_CYCLE_NS_MAX		1000000000u	/* paced mode: at most 1 s/cycle */
+#define WC_OVH_MAX		1000000u	/* send_ovh, recv_ovh: cycles */
 #define WC_ENGINE_BACKLOG	2	/* messages queued in the engine per node */
 #define WC_POLL_CYCLES		4096	/* engine cycles per run in a poll */
 #define WC_POLL_RUNS		8	/* engine runs per poll before yielding */
@@ -177,6 +178,8 @@ struct wc_node {
 	struct wc_tx_counters tx_cnt;	/* under txq.lock */
 	struct wc_counters napi_cnt;	/* NAPI poll only */
 	atomic64_t rxf_fallbacks;	/* index updates that failed */
+	/* cycle its processor's last send ends (wc_send_due(), engine lock) */
+	u64 cpu_free;
 	/* hardware timestamping (SIOCSHWTSTAMP): RTNL writes, READ_ONCE */
 	bool ts_tx;			/* HWTSTAMP_TX_ON */
 	bool ts_rx;			/* HWTSTAMP_FILTER_ALL */
@@ -216,6 +219,12 @@ struct wc_fabric {
 					 * writes, the poll reads (READ_ONCE)
 					 */
 	u8 fault_info;			/* enum wormcast_fault_info; likewise */
+	/*
+	 * Processor overheads, cycles (Documentation/dcf.rst, "Sending and
+	 * receiving latencies"): t_s per send of a node, t_r per reception
+	 * a relay sends on from; likewise
+	 */
+	u32 send_ovh, recv_ovh;
 	bool run_local;			/* the engine runs wc_algo_tree_local */
 	struct wc_tables tables;
 
@@ -404,6 +413,7 @@ int wc_params_put(struct sk_buff *skb, const struct wc_fabric *f, bool link);
 size_t wc_params_size(void);
 int wc_param_check_cycle_ns(const struct nlattr *a,
 			    struct netlink_ext_ack *extack);
+int wc_param_check_ovh(const struct nlattr *a, struct netlink_ext_ack *extack);
 int wc_param_check_mcast(const struct nlattr *a, const struct wc_topo *topo,
 			 const struct wc_engine_params *params,
 			 struct netlink_ext_ack *extack);

@@ -206,7 +206,7 @@ want=$(tr ' ' '\n' <"$tmp/wormctl.schemes" | sort | tr '\n' ' ')
 check "completion: multicast schemes are the usage's ($want)" \
 	test "$(comp wormctl fabric set lo multicast '')" = "$want"
 check "completion: fabric set DEV words" \
-	test "$(comp wormctl fabric set lo '')" = "cycle_ns fault-info multicast watchdog "
+	test "$(comp wormctl fabric set lo '')" = "cycle_ns fault-info multicast recv_ovh send_ovh watchdog "
 check "completion: fault-info values" \
 	test "$(comp wormctl fabric set lo fault-info '')" = "global local "
 check "completion: stats DEV" test "$(comp wormctl stats lo '')" = "--links node total "

@@ -338,12 +338,12 @@ static void src_list_add(struct wc_engine *e, u32 node)
 	e->src_tail = node;
 }
 
-void wc_engine_submit(struct wc_engine *e, struct wc_msg *m)
+void wc_engine_submit_at(struct wc_engine *e, struct wc_msg *m, u64 due)
 {
 	u32 s = m->src;
 
 	m->next = NULL;
-	m->t_submit = e->now;
+	m->t_submit = due > e->now ? due : e->now;
 	m->next_dst = 0;
 	m->worms_live = 0;
 	m->ndelivered = 0;
@@ -362,6 +362,32 @@ void wc_engine_submit(struct wc_engine *e, struct wc_msg *m)
 	e->q_tail[s] = m;
 	e->backlog[s]++;
 	src_list_add(e, s);
+}
+
+void wc_engine_submit(struct wc_engine *e, struct wc_msg *m)
+{
+	wc_engine_submit_at(e, m, e->now);
+}
+
+/* May the head message of @s start worms this cycle (its time has come)? */
+static bool q_ready(const struct wc_engine *e, u32 s)
+{
+	return e->q_head[s] && e->q_head[s]->t_submit <= e->now;
+}
+
+/*
+ * The first cycle at which a queued message may start, U64_MAX if none
+ * is queued: with no worm in flight, nothing happens before it.
+ */
+static u64 next_due(const struct wc_engine *e)
+{
+	u64 t = U64_MAX;
+	u32 s;
+
+	for (s = e->src_head; s != U32_MAX; s = e->src_next[s])
+		if (e->q_head[s] && e->q_head[s]->t_submit < t)
+			t = e->q_head[s]->t_submit;
+	return t;
 }
 
 u32 wc_engine_backlog(const struct wc_engine *e, u32 node)
@@ -568,13 +594,13 @@ static void start_worms(struct wc_engine *e)
 	while (s != U32_MAX) {
 		u32 next = e->src_next[s], i;
 
-		for (i = 0; i < e->p.inj_channels && e->q_head[s]; i++) {
+		for (i = 0; i < e->p.inj_channels && q_ready(e, s); i++) {
 			struct wc_chan *c = &e->chan[e->inj_base +
 						     s * e->p.inj_channels + i];
 
 			if (c->worm)
 				continue;
-			while (e->q_head[s] && !worm_start(e, s, c))
+			while (q_ready(e, s) && !worm_start(e, s, c))
 				;
 		}
 		if (!e->q_head[s]) {
@@ -1079,8 +1105,20 @@ u64 wc_engine_run(struct wc_engine *e, u64 max_cycles, const void *tables)
 	while (ran < max_cycles && wc_engine_busy(e) && !e->yield) {
 		struct wc_worm *w, *next;
 
-		if (!e->nactive)
+		if (!e->nactive) {
+			u64 due = next_due(e);
+
+			if (due > e->now) {
+				/* only timed messages, none due: skip to
+				 * the first, within this run's cycles
+				 */
+				due = min_t(u64, due - e->now, max_cycles - ran);
+				e->now += due;
+				ran += due;
+				continue;
+			}
 			e->last_progress = e->now;
+		}
 		start_worms(e);
 		for (w = e->active_head; w; w = next) {
 			next = w->next_active;

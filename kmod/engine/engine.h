@@ -335,6 +335,18 @@ u32 wc_engine_flush(struct wc_engine *e);
 /* Queue @m at its source.  The caller bounds how many it queues. */
 void wc_engine_submit(struct wc_engine *e, struct wc_msg *m);
 
+/*
+ * Timed submission: queue @m at its source, to start its worms no earlier
+ * than cycle @due (a processor's send overhead, Documentation/engine.rst,
+ * "Timed submission"); a @due already past means now.  m->t_submit is the
+ * later of the two, so latencies count from it.  The source's queue stays
+ * in order: a message behind @m waits for it, so a caller keeps the due
+ * cycles of one source non-decreasing.  While such a message waits the
+ * engine is busy: wc_engine_run() counts the cycles up to @due (skipped
+ * at once when no worm is in flight, within its @max_cycles).
+ */
+void wc_engine_submit_at(struct wc_engine *e, struct wc_msg *m, u64 due);
+
 /* Messages queued at @node whose worms are not all injected yet. */
 u32 wc_engine_backlog(const struct wc_engine *e, u32 node);
 
@@ -344,7 +356,9 @@ bool wc_engine_busy(const struct wc_engine *e);
 /*
  * Advance at most @max_cycles cycles with routing tables @tables, stopping
  * early when the engine becomes idle.  Returns the cycles simulated.  Idle
- * time is skipped, not simulated.
+ * time is skipped, not simulated; the cycles up to a timed message's due
+ * cycle (wc_engine_submit_at()) are counted, and skipped in one step when
+ * no worm is in flight.
  */
 u64 wc_engine_run(struct wc_engine *e, u64 max_cycles, const void *tables);
 

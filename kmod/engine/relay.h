@@ -50,6 +50,23 @@ static inline bool wc_relay_next(u32 h, u32 *lo, u32 *hi,
 	return true;
 }
 
+/*
+ * A processor's sends are sequential (the DCF paper's t_s, wormsim's
+ * --send-ovh): a send that the processor may start at cycle @ready
+ * leaves it @send_ovh cycles after both @ready and the end of its
+ * previous send (*@cpu_free), which moves on to that cycle.  Returns the
+ * cycle the send enters the network (wc_engine_submit_at()).  The one
+ * place of this rule: the kernel's relays and sources (kmod/relay.c,
+ * kmod/fabric.c) and wormsim's --mcast0 and --bcast (mcast0.c).
+ */
+static inline u64 wc_send_due(u64 *cpu_free, u64 ready, u32 send_ovh)
+{
+	u64 t = (ready > *cpu_free ? ready : *cpu_free) + send_ovh;
+
+	*cpu_free = t;
+	return t;
+}
+
 /* Phases of the relay over a chain of @n nodes: ceil(log2 n), 0 for n <= 1. */
 u32 wc_relay_phases(u32 n);
 

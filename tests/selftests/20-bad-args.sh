@@ -55,6 +55,9 @@ bad "fault-info nearby" topology torus dims 4x4 fault-info nearby
 bad "watchdog 0" topology mesh dims 4 watchdog 0
 bad "queue_len 0" topology mesh dims 4 queue_len 0
 bad "queue_len huge" topology mesh dims 4 queue_len 99999999999
+bad "send_ovh 1000001" topology mesh dims 4 send_ovh 1000001
+bad "recv_ovh 4294967295" topology mesh dims 4 recv_ovh 4294967295
+bad "send_ovh negative" topology mesh dims 4 send_ovh -1
 bad "unknown keyword" topology mesh dims 4 colour blue
 bad "keyword without value" topology mesh dims 4 flit_bytes
 
@@ -86,6 +89,7 @@ for c in "topo=0 dims=4" "topo=9 dims=4" "topo=1 dims=4,0" "topo=1 dims=2,2,2,2"
 	"topo=4 dims=8" "topo=3 dims=0" "topo=1 dims=4 vcs=0" "topo=1 dims=4 flit=0" \
 	"topo=1 dims=4 name=x" "topo=1 dims=4 name=%s%d" "topo=1 dims=4 queue=0" \
 	"topo=1 dims=4 repl=7" "topo=2 dims=4,4 fault_info=2" "topo=1" "dims=4" \
+	"topo=1 dims=4 send_ovh=1000001" "topo=1 dims=4 recv_ovh=4294967295" \
 	"topo=1 dims=4 raw=99:01000000" "topo=1 dims=4 raw=0:01000000" \
 	"topo=1 dims=4 raw=32780:00010000" "topo=1 dims=4 trailing=0500" \
 	"topo=1 dims=4 raw=4:0100"; do
@@ -104,6 +108,25 @@ for c in "topo=0 dims=4" "topo=9 dims=4" "topo=1 dims=4,0" "topo=1 dims=2,2,2,2"
 done
 # The same path accepts a good request (so the refusals above mean something).
 check "kernel accepts: topo=2 dims=4,4" python3 "$(dirname "$0")/rawlink.py" wc topo=2 dims=4,4
+ip link del wc 2>/dev/null
+check "kernel accepts: send_ovh and recv_ovh at their bound, 1000000" \
+	python3 "$(dirname "$0")/rawlink.py" wc topo=1 dims=4 send_ovh=1000000 recv_ovh=1000000
+is "ip -d link shows them" \
+	"$(ip -d link show wc | grep -o 'send_ovh [0-9]* recv_ovh [0-9]*')" \
+	"send_ovh 1000000 recv_ovh 1000000"
+# and at runtime (generic netlink): out of range refused with the message,
+# nothing changed
+if out=$(wormctl fabric set wc send_ovh 1000001 2>&1); then
+	not_ok "wormctl fabric set send_ovh 1000001 refused" "accepted"
+else
+	is "wormctl fabric set send_ovh 1000001 refused with the kernel's message" \
+		"$(echo "$out" | grep -c 'at most 1000000 cycles')" 1
+fi
+is "nothing changed" "$(wormctl -j fabric show wc | jq '.[0].params | [.send_ovh, .recv_ovh]' | tr -d ' \n')" \
+	"[1000000,1000000]"
+check "wormctl fabric set wc send_ovh 200 recv_ovh 0" wormctl fabric set wc send_ovh 200 recv_ovh 0
+is "wormctl fabric show: send_ovh 200 recv_ovh 0" \
+	"$(wormctl fabric show wc | grep -o 'send_ovh [0-9]* recv_ovh [0-9]*')" "send_ovh 200 recv_ovh 0"
 ip link del wc 2>/dev/null
 
 # help prints usage and succeeds.

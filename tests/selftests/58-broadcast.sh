@@ -27,7 +27,9 @@
 # every relay's unicast (bcast_latency.py), equals wormsim --bcast's for
 # the fabric's parameters and the frame's length (--bcast-relay queue),
 # exactly (Documentation/dcf.rst, "The broadcast's latency: kernel and
-# wormsim").
+# wormsim"); on 4x4 also with the sending and receiving latencies
+# t_s = t_r = 200 cycles (wormctl fabric set send_ovh, recv_ovh), which
+# the kernel's relays pay as wormsim's do.
 . "$(dirname "$0")/lib.sh"
 
 here=$(dirname "$0")
@@ -241,6 +243,13 @@ fi
 bc_round "dcf 4x4" d4 yes
 lat_round "dcf 4x4, 242-byte frame" l4d 200
 lat_round "dcf 4x4, 1042-byte frame" l4D 1000
+check "wormctl fabric set wc send_ovh 200 recv_ovh 200" \
+	wormctl fabric set wc send_ovh 200 recv_ovh 200
+is "ip -d link shows send_ovh 200 recv_ovh 200" \
+	"$(wc_field wc '[.send_ovh, .recv_ovh]')" "[200,200]"
+lat_round "dcf 4x4, t_s = t_r = 200, 242-byte frame" l4s 200
+check "wormctl fabric set wc send_ovh 0 recv_ovh 0" \
+	wormctl fabric set wc send_ovh 0 recv_ovh 0
 
 # ---- a lost relay counts its whole subtree: link 6-7 fails, on the route
 # of the source's first unicast (to offset (2,1), ties going +x): the

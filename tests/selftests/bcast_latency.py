@@ -16,9 +16,11 @@ frame holding TAG from node SRC; @TAG@ in it is replaced by the tag
 of the try).  The broadcast's messages are the
 records whose frame holds TAG: the source's own unicasts and every
 relay's, one record per unicast, nodes - 1 in all.  Latency = the last
-consume cycle of any of them - the submit cycle of the source's (all
-submitted in one cycle) = wormsim's --bcast latency (the last reception
-from the source's submission, t_s = t_r = 0).
+consume cycle of any of them + t_r - (the submit cycle of the source's
+first unicast - t_s) = wormsim's --bcast latency (the last reception,
+t_r included, from the cycle the source's processor took the frame, its
+first send t_s later), with t_s and t_r the fabric's send_ovh and
+recv_ovh (Documentation/dcf.rst, "Sending and receiving latencies").
 
 The run counts only on an idle fabric: no worm in flight before the send,
 exactly nodes - 1 worms finished in the engine between before and after
@@ -28,7 +30,7 @@ again, up to --tries times.
 
 wormsim runs with the fabric's parameters (wormctl -j fabric show: dims,
 scheme, flit_bytes, buf_flits, vcs, inj, cons, router_delay, link_delay,
-startup, replication), --msg-bytes the captured frame's length, --src
+startup, replication, send_ovh, recv_ovh), --msg-bytes the captured frame's length, --src
 SRC, --bcast-relay queue (relays enter the injection queue in order, as
 kmod/relay.c does), and for information --bcast-relay port (section 6.1's
 port rule).  Prints one JSON object; exit status 0 when measured (equal
@@ -53,7 +55,8 @@ PACKET_STATISTICS = 6
 HDR = struct.Struct('<HHIIIIIIIIIQQQ')   # struct wormcast_cap_hdr, 64 bytes
 DST = struct.Struct('<IIQQ')             # struct wormcast_cap_dst, 24 bytes
 ENG_PARAMS = ('flit_bytes', 'buf_flits', 'vcs', 'inj', 'cons',
-              'router_delay', 'link_delay', 'startup', 'replication')
+              'router_delay', 'link_delay', 'startup', 'replication',
+              'send_ovh', 'recv_ovh')
 
 
 def wormctl_json(*args):
@@ -97,8 +100,8 @@ def send_raw(dev, nbytes, tag):
     sk.close()
 
 
-def one(args, nnodes, tag):
-    """One broadcast: (result dict, or None and why)."""
+def one(args, nnodes, tag, ovh):
+    """One broadcast: (result dict, or None and why); @ovh: t_s + t_r."""
     sk = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
                        socket.htons(ETH_P_ALL))
     sk.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 64 << 20)
@@ -161,7 +164,7 @@ def one(args, nnodes, tag):
                 f.write('%d %d %d %d %d\n' % (
                     r['src'], r['dsts'][0][0], r['submit'] - submit,
                     r['dsts'][0][3] - submit, r['dsts'][0][2] - submit))
-    return {'latency': last - submit, 'submit': submit, 'last': last,
+    return {'latency': last - submit + ovh, 'submit': submit, 'last': last,
             'records': len(ours), 'frame_len': ours[0]['frame_len'],
             'relays': len({r['src'] for r in ours}) - 1}, None
 
@@ -207,7 +210,8 @@ def main():
         nnodes *= d
     why = []
     for i in range(args.tries):
-        r, bad = one(args, nnodes, '%s.%d' % (args.tag, i))
+        r, bad = one(args, nnodes, '%s.%d' % (args.tag, i),
+                     fab['params']['send_ovh'] + fab['params']['recv_ovh'])
         if r:
             break
         why.append(bad)

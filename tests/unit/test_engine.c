@@ -6,7 +6,11 @@
  * intermediate reception, the deadlock watchdog and flush, no false alarm)
  * live in kmod/tests/engine_cases.h; this driver runs them under
  * ASan/UBSan and adds the userspace-only ones: random traffic delivered
- * exactly once, determinism, parameter checks.  Tree multicast's cases
+ * exactly once, determinism, parameter checks, timed submission
+ * (wc_engine_submit_at(): a message enters at its due cycle, exactly,
+ * with or without worms in flight, however the runs are sliced; the
+ * idle wait is counted in cycles; a source's queue stays in order).
+ * Tree multicast's cases
  * (kmod/tests/tree_cases.h) run here too.
  */
 #include "tap.h"
@@ -150,6 +154,116 @@ static void test_traffic(void)
 	}
 }
 
+/* ------------------------------------------------------------ timed */
+
+/* Cycle @m's tail was consumed at @node (U64_MAX: never). */
+static u64 consumed_at(const struct case_rec *r, const struct wc_msg *m,
+		       u32 node)
+{
+	u64 lat = case_latency(r, m, node);
+
+	return lat == U64_MAX ? U64_MAX : m->t_submit + lat;
+}
+
+static struct wc_msg *timed_msg(struct wc_engine *e, u32 src, u32 dst,
+				u32 bytes)
+{
+	struct wc_msg *m = wc_zalloc(wc_msg_size(e));
+
+	wc_msg_init(e, m, src, bytes, e);
+	wc_msg_add_dst(e, m, dst);
+	return m;
+}
+
+/*
+ * One scenario on a 1-D mesh of 8, the engine's runs @slice cycles long:
+ * m0 (0 -> 5) timed at 300 on an idle engine; m1 (7 -> 2) submitted at
+ * once (on the -x channels), still in flight when m2 (3 -> 6, on the +x
+ * ones) is due at m1's submission + 5;
+ * m3 (0 -> 4) timed at 1000 and m4 (0 -> 1) submitted plain behind it,
+ * at the same source.  Fills @at with the consumption cycles and returns
+ * the cycles run (the engine's stats).
+ */
+static u64 timed_scenario(u64 slice, u64 at[5], u64 t_submit[5],
+			  u64 *first_run, bool *busy_idle)
+{
+	struct case_rec *r = case_rec_new(NULL, 16);
+	static const u32 src[5] = { 0, 7, 3, 0, 0 }, dst[5] = { 5, 2, 6, 4, 1 };
+	struct wc_engine_params p;
+	struct wc_engine_stats st;
+	struct wc_msg *m[5];
+	struct wc_engine *e;
+	struct wc_topo t;
+	u32 i, guard = 0;
+
+	case_topo(NULL, &t, WC_TOPO_MESH, 8, 0, 0);
+	wc_engine_params_default(&p, &t);
+	r->free_msgs = false;
+	e = case_engine_new(NULL, r, &t, &p, &wc_algo_unicast_based);
+	for (i = 0; i < 5; i++)
+		m[i] = timed_msg(e, src[i], dst[i], 100);
+	wc_engine_submit_at(e, m[0], 300);
+	*busy_idle = wc_engine_busy(e);
+	*first_run = wc_engine_run(e, 100, NULL);
+	while (wc_engine_busy(e) && guard++ < 100000)
+		wc_engine_run(e, slice, NULL);
+	wc_engine_submit(e, m[1]);
+	wc_engine_submit_at(e, m[2], wc_engine_now(e) + 5);
+	while (wc_engine_busy(e) && guard++ < 100000)
+		wc_engine_run(e, slice, NULL);
+	wc_engine_submit_at(e, m[3], 1000);
+	wc_engine_submit(e, m[4]);
+	while (wc_engine_busy(e) && guard++ < 100000)
+		wc_engine_run(e, slice, NULL);
+	for (i = 0; i < 5; i++) {
+		at[i] = consumed_at(r, m[i], dst[i]);
+		t_submit[i] = m[i]->t_submit;
+	}
+	wc_engine_get_stats(e, &st);
+	wc_engine_destroy(e);
+	case_msgs_free(m, 5);
+	case_rec_free(r);
+	return st.cycles;
+}
+
+static void test_timed(void)
+{
+	/* Eq. 1 on the defaults: 1 + 4 data + 1 tail flits, 1 + 1 per hop */
+	u64 flits = 1 + (100 + 31) / 32 + 1, at[5], ts[5], at1[5], ts1[5];
+	u64 first, first1, cycles, cycles1;
+	bool busy, busy1;
+	u32 i, same = 0;
+
+	cycles = timed_scenario(100000, at, ts, &first, &busy);
+	ok(busy, "a timed message alone makes the engine busy");
+	is_int(first, 100, "a run before its due cycle counts all its cycles");
+	is_int(ts[0], 300, "t_submit is the due cycle");
+	is_int(at[0], 300 + 5 * 2 + flits - 1,
+	       "timed on an idle engine: consumed at due + Eq. 1 (%llu)",
+	       (unsigned long long)at[0]);
+	is_int(at[2] - ts[1], 5 + 3 * 2 + flits - 1,
+	       "timed while a worm is in flight: enters at its due cycle (%llu)",
+	       (unsigned long long)(at[2] - ts[1]));
+	ok(at[1] > ts[2], "the first worm was still in flight then");
+	is_int(ts[3], 1000, "a later due cycle than now is kept");
+	is_int(at[3], 1000 + 4 * 2 + flits - 1, "consumed at due + Eq. 1");
+	ok(at[4] > at[3] - (4 * 2 + flits - 1) + flits,
+	   "a plain message queued behind a timed one at its source waits for it (%llu)",
+	   (unsigned long long)at[4]);
+	ok(ts[4] < ts[3], "(though submitted earlier)");
+	ok(cycles >= at[4], "idle waits counted in cycles (%llu)",
+	   (unsigned long long)cycles);
+	cycles1 = timed_scenario(1, at1, ts1, &first1, &busy1);
+	for (i = 0; i < 5; i++)
+		same += at1[i] == at[i] && ts1[i] == ts[i];
+	is_int(same, 5, "one-cycle runs give the same cycles as long ones");
+	is_int(cycles1, cycles, "and the same cycle count");
+	cycles1 = timed_scenario(7, at1, ts1, &first1, &busy1);
+	for (i = same = 0; i < 5; i++)
+		same += at1[i] == at[i] && ts1[i] == ts[i];
+	is_int(same, 5, "so do seven-cycle runs");
+}
+
 /* ------------------------------------------------------------ params */
 
 static void test_params(void)
@@ -209,6 +323,7 @@ int main(void)
 	case_watchdog(NULL);
 	case_no_false_alarm(NULL);
 	test_traffic();
+	test_timed();
 	test_params();
 	/* tree multicast (tree_cases.h) */
 	case_tree_tables_good(NULL);

@@ -332,14 +332,14 @@ static void test_table(void)
 		/*
 		 * Parameter attributes: IFLA_WORMCAST_FLIT_BYTES to QUEUE_LEN
 		 * in step with WORMCAST_PARAM_FLIT_BYTES to QUEUE_LEN, and
-		 * IFLA_WORMCAST_MULTICAST and FAULT_INFO (added after the
-		 * read-only ones) with WORMCAST_PARAM_MULTICAST and
-		 * FAULT_INFO.
+		 * IFLA_WORMCAST_MULTICAST to the last (added after the
+		 * read-only ones: FAULT_INFO, SEND_OVH, RECV_OVH) in step
+		 * with WORMCAST_PARAM_MULTICAST to the last.
 		 */
-		bool multicast = wc_params[i].ifla == IFLA_WORMCAST_MULTICAST;
-		bool fault_info = wc_params[i].ifla == IFLA_WORMCAST_FAULT_INFO;
+		bool late = wc_params[i].ifla >= IFLA_WORMCAST_MULTICAST &&
+			    wc_params[i].ifla <= IFLA_WORMCAST_MAX;
 
-		if ((!multicast && !fault_info &&
+		if ((!late &&
 		     (wc_params[i].ifla < IFLA_WORMCAST_FLIT_BYTES ||
 		      wc_params[i].ifla > IFLA_WORMCAST_QUEUE_LEN)) ||
 		    wc_params[i].param < 1 ||
@@ -350,8 +350,8 @@ static void test_table(void)
 		seen_ifla[wc_params[i].ifla]++;
 		seen_param[wc_params[i].param]++;
 		/* The two enums list the parameters in the same order. */
-		if (multicast ? wc_params[i].param != WORMCAST_PARAM_MULTICAST :
-		    fault_info ? wc_params[i].param != WORMCAST_PARAM_FAULT_INFO :
+		if (late ? wc_params[i].ifla - IFLA_WORMCAST_MULTICAST !=
+			   wc_params[i].param - WORMCAST_PARAM_MULTICAST :
 		    wc_params[i].ifla - IFLA_WORMCAST_FLIT_BYTES !=
 		    wc_params[i].param - WORMCAST_PARAM_FLIT_BYTES)
 			good = 0;
@@ -366,9 +366,9 @@ static void test_table(void)
 	for (a = IFLA_WORMCAST_FLIT_BYTES; a <= IFLA_WORMCAST_QUEUE_LEN; a++)
 		if (seen_ifla[a] != 1)
 			good = 0;
-	if (seen_ifla[IFLA_WORMCAST_MULTICAST] != 1 ||
-	    seen_ifla[IFLA_WORMCAST_FAULT_INFO] != 1)
-		good = 0;
+	for (a = IFLA_WORMCAST_MULTICAST; a <= IFLA_WORMCAST_MAX; a++)
+		if (seen_ifla[a] != 1)
+			good = 0;
 	for (a = 1; a <= WORMCAST_PARAM_MAX; a++)
 		if (seen_param[a] != 1)
 			good = 0;

@@ -60,6 +60,10 @@ static const struct wc_param_desc wc_params[] = {
 	  0, false, "unicast, spam, dstm-1, dstm-2, rt, hamiltonian, dual-path, multipath, star-tree, ocms, otms, multiphase, dcf, edn or ftmesh" },
 	{ "fault-info", IFLA_WORMCAST_FAULT_INFO, WORMCAST_PARAM_FAULT_INFO,
 	  0, true, "global or local" },
+	{ "send_ovh", IFLA_WORMCAST_SEND_OVH, WORMCAST_PARAM_SEND_OVH,
+	  0, false, "cycles a node spends per send (t_s)" },
+	{ "recv_ovh", IFLA_WORMCAST_RECV_OVH, WORMCAST_PARAM_RECV_OVH,
+	  0, false, "cycles a relay spends per reception (t_r)" },
 };
 
 #define WC_NPARAMS (sizeof(wc_params) / sizeof(wc_params[0]))

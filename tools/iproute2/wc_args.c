@@ -18,6 +18,7 @@ const char wc_link_usage[] =
 	"                   [ replication { lockstep | async } ]\n"
 	"                   [ watchdog N ] [ queue_len N ]\n"
 	"                   [ multicast SCHEME ] [ fault-info { global | local } ]\n"
+	"                   [ send_ovh N ] [ recv_ovh N ]\n"
 	"\n"
 	"TOPOLOGY := { topology { mesh | torus } dims SIZES |\n"
 	"              topology hypercube dim N | topology star n N }\n"
@@ -59,7 +60,10 @@ const char wc_link_usage[] =
 	"                 faults: global (the default: they avoid the faulty\n"
 	"                 links wormcastd pushes) or local (they do not; the\n"
 	"                 router before a failed link re-injects on the other\n"
-	"                 tree)\n";
+	"                 tree)\n"
+	"  send_ovh       cycles a node spends on each send (t_s, default 0)\n"
+	"  recv_ovh       cycles a relay spends on a reception before it\n"
+	"                 sends on (t_r, default 0)\n";
 
 int wc_parse_dims(const char *s, uint32_t *dims, uint32_t *ndims)
 {

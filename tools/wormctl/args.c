@@ -16,7 +16,8 @@ const char wormctl_usage[] =
 	"COMMAND := { fabric [ show ] [ DEV ] |\n"
 	"             fabric set DEV { cycle_ns N | watchdog N |\n"
 	"                              multicast SCHEME |\n"
-	"                              fault-info { global | local } } ... |\n"
+	"                              fault-info { global | local } |\n"
+	"                              send_ovh N | recv_ovh N } ... |\n"
 	"             stats DEV [ node N | total | --links ] |\n"
 	"             table [ show ] DEV |\n"
 	"             group [ show ] DEV |\n"
@@ -38,7 +39,8 @@ const char wormctl_usage[] =
 	"                otms, multiphase, dcf, edn, ftmesh); fault-info\n"
 	"                global|local\n"
 	"                (what the sources of a two-tree scheme know of live\n"
-	"                faults)\n"
+	"                faults); send_ovh and recv_ovh (cycles a node spends\n"
+	"                per send, and a relay per reception)\n"
 	"  stats         engine statistics and counters, in total and per node;\n"
 	"                --links: busy and blocked cycles of every link\n"
 	"  table show    the routing tables installed on DEV's fabric, decoded\n"
@@ -136,7 +138,7 @@ static int parse_fabric_set(int argc, char **argv, struct wormctl_cmdline *c,
 		return -1;
 	if (argc < 2)
 		return wc_fail(err, errlen,
-			    "fabric set: nothing to set (cycle_ns N, watchdog N, multicast SCHEME, fault-info global|local)");
+			    "fabric set: nothing to set (cycle_ns N, watchdog N, multicast SCHEME, fault-info global|local, send_ovh N, recv_ovh N)");
 	for (i = 1; i < argc; i += 2) {
 		if (!strcmp(argv[i], "cycle_ns")) {
 			set = &c->set_cycle_ns;
@@ -150,9 +152,15 @@ static int parse_fabric_set(int argc, char **argv, struct wormctl_cmdline *c,
 		} else if (!strcmp(argv[i], "fault-info")) {
 			set = &c->set_fault_info;
 			val = &c->fault_info;
+		} else if (!strcmp(argv[i], "send_ovh")) {
+			set = &c->set_send_ovh;
+			val = &c->send_ovh;
+		} else if (!strcmp(argv[i], "recv_ovh")) {
+			set = &c->set_recv_ovh;
+			val = &c->recv_ovh;
 		} else {
 			return wc_fail(err, errlen,
-				    "fabric set: \"%s\" is not a runtime parameter (cycle_ns, watchdog, multicast, fault-info)",
+				    "fabric set: \"%s\" is not a runtime parameter (cycle_ns, watchdog, multicast, fault-info, send_ovh, recv_ovh)",
 				    argv[i]);
 		}
 		if (*set)

@@ -47,6 +47,10 @@ struct wormctl_cmdline {
 	uint32_t multicast;	/* enum wormcast_mcast_scheme */
 	bool set_fault_info;
 	uint32_t fault_info;	/* enum wormcast_fault_info */
+	bool set_send_ovh;
+	uint32_t send_ovh;	/* cycles */
+	bool set_recv_ovh;
+	uint32_t recv_ovh;
 	int64_t node;		/* stats: SHOW_ALL_NODES, SHOW_NO_NODES or id */
 	bool links;		/* stats --links: per-channel busy/blocked cycles */
 	/* fault add | del */

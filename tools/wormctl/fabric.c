@@ -631,6 +631,10 @@ int cmd_fabric_set(const struct wormctl_cmdline *c)
 	if (c->set_fault_info)
 		mnl_attr_put_u8(nlh, WORMCAST_PARAM_FAULT_INFO,
 				(uint8_t)c->fault_info);
+	if (c->set_send_ovh)
+		mnl_attr_put_u32(nlh, WORMCAST_PARAM_SEND_OVH, c->send_ovh);
+	if (c->set_recv_ovh)
+		mnl_attr_put_u32(nlh, WORMCAST_PARAM_RECV_OVH, c->recv_ovh);
 	mnl_attr_nest_end(nlh, nest);
 	r = wc_nl_talk(&nl, nlh, NULL, NULL, "fabric set");
 	wc_nl_close(&nl);

@@ -91,9 +91,7 @@ static void m0_relay(struct m0 *s, u32 h, u32 lo, u32 hi, u64 t, u32 depth)
 	while (wc_relay_next(h, &lo, &hi, &r)) {
 		struct m0_send *x;
 
-		t = (t > s->cpu_free[h] ? t : s->cpu_free[h]) +
-		    s->cfg->send_ovh;
-		s->cpu_free[h] = t;
+		t = wc_send_due(&s->cpu_free[h], t, s->cfg->send_ovh);
 		x = m0_push(s, t, h, depth + 1);
 		x->target = r.target;
 		x->lo = r.lo;
@@ -121,9 +119,7 @@ static void m0_sched(struct m0 *s, u32 v, u64 t, u32 depth)
 		struct m0_send *x;
 		u64 go;
 
-		t = (t > s->cpu_free[v] ? t : s->cpu_free[v]) +
-		    s->cfg->send_ovh;
-		s->cpu_free[v] = t;
+		t = wc_send_due(&s->cpu_free[v], t, s->cfg->send_ovh);
 		go = t > *pf ? t : *pf;
 		s->behind[i] = *pf && go == *pf;
 		/* --bcast-relay queue: no port hold, the kernel's relay */

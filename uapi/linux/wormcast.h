@@ -106,6 +106,8 @@ enum {
 	IFLA_WORMCAST_FABRIC_IFINDEX,	/* out: u32, fabric device (node devices) */
 	IFLA_WORMCAST_MULTICAST,	/* in: u32, enum wormcast_mcast_scheme */
 	IFLA_WORMCAST_FAULT_INFO,	/* in: u8, enum wormcast_fault_info */
+	IFLA_WORMCAST_SEND_OVH,		/* in: u32, cycles a node spends per send (t_s) */
+	IFLA_WORMCAST_RECV_OVH,		/* in: u32, cycles a relay spends per reception (t_r) */
 	__IFLA_WORMCAST_MAX,
 };
 #define IFLA_WORMCAST_MAX (__IFLA_WORMCAST_MAX - 1)
@@ -229,6 +231,8 @@ enum wormcast_param {
 					 * with FABRIC_SET */
 	WORMCAST_PARAM_FAULT_INFO,	/* u8, enum wormcast_fault_info, settable
 					 * with FABRIC_SET */
+	WORMCAST_PARAM_SEND_OVH,	/* u32, cycles, settable with FABRIC_SET */
+	WORMCAST_PARAM_RECV_OVH,	/* u32, cycles, settable with FABRIC_SET */
 	__WORMCAST_PARAM_MAX,
 };
 #define WORMCAST_PARAM_MAX (__WORMCAST_PARAM_MAX - 1)
