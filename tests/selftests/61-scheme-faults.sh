@@ -31,7 +31,7 @@
 
 WORMCASTD=${WC_BUILD:-$WC_ROOT/build}/wormcastd
 SRC=0
-N1=${WC_SF_DURING:-60}	# sent 50 ms apart, the link failing meanwhile
+N1=${WC_SF_DURING:-80}	# sent 50 ms apart, the link failing meanwhile
 N2=${WC_SF_AFTER:-20}	# sent after the re-push (or the fault)
 PORT4=6100
 t_start=$(date +%s)
