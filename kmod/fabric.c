@@ -1140,9 +1140,31 @@ void wc_fabric_set_fault_info(struct wc_fabric *f, u8 fault_info)
 	wc_fabric_tables_changed(f);
 }
 
-/* Set the scheme (RTNL held, checked); the poll switches when it may. */
+/*
+ * Set the scheme (RTNL held, checked); the poll switches when it may.
+ * The node devices' largest MTU follows (wc_node_max_mtu()).
+ */
 void wc_fabric_set_mcast(struct wc_fabric *f, u32 scheme)
 {
+	u32 n;
+
+	ASSERT_RTNL();
 	WRITE_ONCE(f->mcast, scheme);
+	for (n = 0; n < f->nnodes; n++)
+		if (f->nodes[n].dev)
+			f->nodes[n].dev->max_mtu =
+				wc_node_max_mtu(scheme, &f->params);
 	wc_fabric_tables_changed(f);
+}
+
+/* The largest MTU of the fabric's node devices (RTNL held). */
+u32 wc_fabric_max_mtu(const struct wc_fabric *f)
+{
+	u32 n, mtu = 0;
+
+	ASSERT_RTNL();
+	for (n = 0; n < f->nnodes; n++)
+		if (f->nodes[n].dev)
+			mtu = max(mtu, f->nodes[n].dev->mtu);
+	return mtu;
 }

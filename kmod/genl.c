@@ -504,7 +504,8 @@ static int wc_genl_fabric_set(struct sk_buff *skb, struct genl_info *info)
 	mcast = READ_ONCE(f->mcast);
 	if (tb[WORMCAST_PARAM_MULTICAST]) {
 		err = wc_param_check_mcast(tb[WORMCAST_PARAM_MULTICAST],
-					   &f->topo, &f->params, info->extack);
+					   &f->topo, &f->params,
+					   wc_fabric_max_mtu(f), info->extack);
 		if (err)
 			goto out;
 		mcast = nla_get_u32(tb[WORMCAST_PARAM_MULTICAST]);

@@ -202,8 +202,10 @@ static int wc_parse_config(struct nlattr *data[], struct wc_link_config *c,
 	}
 	c->mcast = WORMCAST_MCAST_UNICAST;
 	if (data[IFLA_WORMCAST_MULTICAST]) {
+		/* node devices start with Ethernet's MTU */
 		err = wc_param_check_mcast(data[IFLA_WORMCAST_MULTICAST],
-					   &c->topo, &c->params, extack);
+					   &c->topo, &c->params, ETH_DATA_LEN,
+					   extack);
 		if (err)
 			return err;
 		c->mcast = nla_get_u32(data[IFLA_WORMCAST_MULTICAST]);
@@ -412,6 +414,7 @@ static int wc_newlink(struct net *src_net, struct net_device *dev,
 		np->node = node;
 		wc_mac_make(mac, f->id, n);
 		eth_hw_addr_set(nd, mac);
+		nd->max_mtu = wc_node_max_mtu(f->mcast, &f->params);
 		err = register_netdevice(nd);
 		if (err) {
 			NL_SET_ERR_MSG(extack, "cannot register a node device");

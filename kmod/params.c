@@ -8,6 +8,8 @@
  * checks that both writers (link creation and FABRIC_SET) apply to the
  * same value live here too.
  */
+#include <linux/if_vlan.h>
+
 #include "wormcast.h"
 
 struct wc_param_attr {
@@ -136,16 +138,42 @@ int wc_param_check_ovh(const struct nlattr *a, struct netlink_ext_ack *extack)
 	return 0;
 }
 
-/* Multicast scheme in @a for a fabric of @topo and @params. */
+/*
+ * The largest MTU a node device of a fabric of @params under @scheme may
+ * have.  Under ftmesh, the largest frame (the MTU, an Ethernet header and
+ * a VLAN tag) must fit in the buffers as a whole worm (wc_ftm_max_frame());
+ * the core refuses a larger MTU with an extack message ("mtu greater than
+ * device maximum").  No limit under any other scheme.
+ */
+u32 wc_node_max_mtu(u32 scheme, const struct wc_engine_params *params)
+{
+	u32 frame = wc_ftm_max_frame(params);
+
+	if (scheme != WORMCAST_MCAST_FTMESH)
+		return ETH_MAX_MTU;
+	return frame > VLAN_ETH_HLEN ?
+	       min_t(u32, frame - VLAN_ETH_HLEN, ETH_MAX_MTU) : 0;
+}
+
+/*
+ * Multicast scheme in @a for a fabric of @topo and @params whose node
+ * devices have an MTU of at most @mtu.
+ */
 int wc_param_check_mcast(const struct nlattr *a, const struct wc_topo *topo,
-			 const struct wc_engine_params *params,
+			 const struct wc_engine_params *params, u32 mtu,
 			 struct netlink_ext_ack *extack)
 {
 	const char *why = NULL;
+	u32 scheme = nla_get_u32(a);
 
-	if (wc_mcast_check(nla_get_u32(a), topo, params, &why)) {
+	if (wc_mcast_check(scheme, topo, params, &why)) {
 		wc_extack_msg(extack, why);
 		NL_SET_BAD_ATTR(extack, a);
+		return -EINVAL;
+	}
+	if (mtu > wc_node_max_mtu(scheme, params)) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "ftmesh needs buffers that hold a whole worm of the largest frame: buf_flits must be at least ceil((MTU + 18) / flit_bytes) + 2 (50 for MTU 1500 and 32-byte flits)");
 		return -EINVAL;
 	}
 	return 0;

@@ -379,6 +379,7 @@ bool wc_fabric_node_failed(struct wc_fabric *f, u32 node);
 u32 wc_fabric_faults(struct wc_fabric *f, u32 skip, struct wc_fault *out,
 		     u32 max);
 void wc_fabric_set_mcast(struct wc_fabric *f, u32 scheme);
+u32 wc_fabric_max_mtu(const struct wc_fabric *f);
 void wc_fabric_set_fault_info(struct wc_fabric *f, u8 fault_info);
 void wc_fabric_deliver_copy(struct wc_fabric *f, struct sk_buff *skb,
 			    u32 origin, u32 node);
@@ -415,8 +416,9 @@ int wc_param_check_cycle_ns(const struct nlattr *a,
 			    struct netlink_ext_ack *extack);
 int wc_param_check_ovh(const struct nlattr *a, struct netlink_ext_ack *extack);
 int wc_param_check_mcast(const struct nlattr *a, const struct wc_topo *topo,
-			 const struct wc_engine_params *params,
+			 const struct wc_engine_params *params, u32 mtu,
 			 struct netlink_ext_ack *extack);
+u32 wc_node_max_mtu(u32 scheme, const struct wc_engine_params *params);
 
 /* genl.c */
 int wc_genl_init(void);

@@ -27,6 +27,11 @@ int wc_ftm_scheme_check(const struct wc_topo *t,
 	return 0;
 }
 
+u32 wc_ftm_max_frame(const struct wc_engine_params *p)
+{
+	return p->buf_flits > 2 ? (p->buf_flits - 2) * p->flit_bytes : 0;
+}
+
 int wc_ftm_set_check(const struct wc_ftm_set *fs,
 		     const struct wc_engine_params *p, const char **why)
 {

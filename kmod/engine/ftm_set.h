@@ -78,6 +78,19 @@ void wc_ftm_set_free(struct wc_ftm_set *fs);
 int wc_ftm_scheme_check(const struct wc_topo *t,
 			const struct wc_engine_params *p, const char **why);
 
+/*
+ * The largest frame (bytes) an ftmesh fabric of @p may carry: one whose
+ * worm to one destination (a header flit, the data, the tail) fits in a
+ * buffer, (buf_flits - 2) * flit_bytes; 0 with buffers of fewer than 3
+ * flits.  Asynchronous replication is deadlock-free only when a router's
+ * input buffer can hold what a blocked branch has not taken yet: at a
+ * split, that branch's header flits, the data and the tail.  So a worm
+ * with k destinations in its subnetwork splits safely when k - 1 + data
+ * + 1 <= buf_flits; with this bound every worm to at most buf_flits -
+ * data destinations does (faults.rst, "Buffers of a whole worm").
+ */
+u32 wc_ftm_max_frame(const struct wc_engine_params *p);
+
 /* Can @fs run on a fabric with @p?  The detour needs 8 VCs. */
 int wc_ftm_set_check(const struct wc_ftm_set *fs,
 		     const struct wc_engine_params *p, const char **why);

@@ -80,6 +80,54 @@ else
 	not_ok "create mesh 2"
 fi
 
+# ftmesh needs buffers that hold a whole worm of the largest frame
+# (faults.rst, "ftmesh in the kernel"): MTU 1500 + 18 bytes of Ethernet
+# header and VLAN tag in 32-byte flits are 48 data flits, plus a header
+# flit and the tail: buf_flits 50 at least.  At ip link add, at wormctl
+# fabric set, and for a node device's MTU while the scheme is ftmesh.
+ftm="topology mesh dims 4x4 vcs 4 replication async"
+# shellcheck disable=SC2086
+bad "ftmesh, buf_flits 49" $ftm buf_flits 49 multicast ftmesh
+# shellcheck disable=SC2086
+out=$(ip link add wc type wormcast $ftm multicast ftmesh 2>&1)
+case $out in
+*"whole worm"*"buf_flits"*) ok "ftmesh, buf_flits 1: the message says why ($out)" ;;
+*) not_ok "ftmesh, buf_flits 1: the message says why" "$out" ;;
+esac
+ip link del wc 2>/dev/null
+# shellcheck disable=SC2086
+if wc_add wc $ftm buf_flits 50 multicast ftmesh; then
+	ok "ftmesh, buf_flits 50: accepted"
+	is "ftmesh: node devices' largest MTU (48 flits of 32 bytes - 18)" \
+		"$(ip -d -j link show dev wcn0 | jq '.[0].max_mtu')" 1518
+	refuse "ftmesh: MTU 1519 refused" ip link set wcn0 mtu 1519
+	check "ftmesh: MTU 1518 accepted" ip link set wcn0 mtu 1518
+	check "scheme spam" wormctl fabric set wc multicast spam
+	is "spam: no MTU limit" "$(ip -d -j link show dev wcn0 | jq '.[0].max_mtu')" 65535
+	check "spam: MTU 9000" ip link set wcn0 mtu 9000
+	out=$(wormctl fabric set wc multicast ftmesh 2>&1)
+	case "$? $out" in
+	0*) not_ok "wormctl fabric set multicast ftmesh with a node's MTU 9000 refused" "$out" ;;
+	*"whole worm"*) ok "wormctl fabric set multicast ftmesh with a node's MTU 9000 refused ($out)" ;;
+	*) not_ok "wormctl fabric set multicast ftmesh refused with the reason" "$out" ;;
+	esac
+	is "  the scheme is still spam" "$(wc_field wc .multicast)" '"spam"'
+	check "MTU 1500 again" ip link set wcn0 mtu 1500
+	check "wormctl fabric set multicast ftmesh accepted" wormctl fabric set wc multicast ftmesh
+	is "ftmesh: the limit is back" "$(ip -d -j link show dev wcn1 | jq '.[0].max_mtu')" 1518
+	wc_del wc
+else
+	not_ok "ftmesh, buf_flits 50: accepted"
+fi
+# shellcheck disable=SC2086
+if wc_add wc $ftm buf_flits 49; then
+	refuse "wormctl fabric set multicast ftmesh with buf_flits 49 refused" \
+		wormctl fabric set wc multicast ftmesh
+	wc_del wc
+else
+	not_ok "mesh with buf_flits 49"
+fi
+
 # The kernel validates on its own, whatever the plugin lets through: raw
 # IFLA_WORMCAST_* attributes without the plugin, each refused with an extack
 # message and nothing created: bad values, and what a lenient parser would

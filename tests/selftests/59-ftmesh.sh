@@ -40,7 +40,7 @@ else
 	ok "ftmesh refused on a torus ($(head -c 120 "$WC_TMP/err"))"
 fi
 
-if wc_add wc topology mesh dims 6x6 vcs 4 replication async multicast ftmesh &&
+if wc_add wc topology mesh dims 6x6 vcs 4 replication async buf_flits 64 multicast ftmesh &&
 	nodes_in_ns $SRC $MEMBERS $OTHERS; then
 	ok "6x6 mesh, ftmesh, nodes in namespaces"
 else

@@ -15,6 +15,7 @@
 #include "tap.h"
 #include "engine.h"
 #include "ft_mcast.h"
+#include "ftm_set.h"
 #include "ftmcast.h"
 
 static u64 rng_state = 88172645463325252ull;
@@ -488,9 +489,108 @@ static void test_check(void)
 	wc_fi_free(&fi);
 }
 
+/*
+ * Frames of @bytes from random sources to random groups of 2..@kmax
+ * destinations, for @cycles cycles (or the first watchdog report), on @r
+ * (a fault-free mesh).  Returns the messages sent.
+ */
+static u32 load_frames(struct rig *r, u32 bytes, u32 kmax, u64 cycles)
+{
+	u32 nn = r->topo.nnodes, dst[24], i, sent = 0;
+	struct tmsg *t;
+	u64 now = 0;
+
+	while (now < cycles && !r->deadlocks) {
+		for (i = 0; i < 4; i++) {
+			u32 src = rnd(nn), nd = 2 + rnd(kmax - 1), n = 0;
+
+			if (wc_engine_backlog(r->e, src) >= 2)
+				continue;
+			while (n < nd) {
+				u32 d = rnd(nn), k;
+
+				for (k = 0; k < n && dst[k] != d; k++)
+					;
+				if (d != src && k == n)
+					dst[n++] = d;
+			}
+			t = msg_new(r, src, dst, nd, false);
+			t->m->bytes = bytes;
+			wc_engine_submit(r->e, t->m);
+			sent++;
+		}
+		now += wc_engine_run(r->e, 20, &r->tab);
+	}
+	if (r->deadlocks)
+		wc_engine_flush(r->e);	/* reported once: it would not drain */
+	else
+		run_idle(r);
+	return sent;
+}
+
+/*
+ * wc_ftm_max_frame(), the kernel's bound on frames under ftmesh
+ * (faults.rst, "Buffers of a whole worm"): a worm of that many bytes to
+ * one destination is exactly buf_flits flits in the engine, one byte more
+ * is one flit too many.  Under load, frames of that size to groups of up
+ * to buf_flits - data flits destinations (so that no branch's header is
+ * longer) never deadlock with asynchronous replication; the same load
+ * with the default 1-flit buffers does.
+ */
+static void test_max_frame(void)
+{
+	u32 w = 6, h = 6, dst[1] = { w * h - 1 }, i, sent, frame, data, kmax;
+	struct wc_engine_params p;
+	struct wc_node_stats s;
+	struct wc_faultinfo fi;
+	struct tmsg *t;
+	struct rig *r;
+
+	wc_fi_build(&fi, w, h, NULL, 0, NULL, 0, NULL);
+	r = rig_new(&fi, 2, 1, WC_REPL_ASYNC, 50);
+	wc_engine_params_default(&p, &r->topo);	/* as rig_new() has them */
+	p.buf_flits = 50;
+	frame = wc_ftm_max_frame(&p);
+	is_int(frame, 48 * p.flit_bytes, "buf_flits 50, %u-byte flits: frames up to %u bytes",
+	       p.flit_bytes, frame);
+	for (i = 0; i < 2; i++) {
+		t = msg_new(r, 0, dst, 1, false);
+		t->m->bytes = frame + i;
+		wc_engine_submit(r->e, t->m);
+		run_idle(r);
+		wc_engine_node_stats(r->e, 0, &s);
+		is_int(s.flits_injected, i ? 2 * 50 + 1 : 50,
+		       "a worm of %u bytes to one destination: %s buf_flits",
+		       frame + i, i ? "one flit more than" : "exactly");
+	}
+	rig_free(r);
+
+	p.buf_flits = WC_MAX_BUF_FLITS;
+	data = (frame + p.flit_bytes - 1) / p.flit_bytes;
+	kmax = p.buf_flits - data;
+	r = rig_new(&fi, 2, 1, WC_REPL_ASYNC, p.buf_flits);
+	sent = load_frames(r, frame, kmax, 20000);
+	is_int(r->deadlocks, 0,
+	       "%u multicasts of %u-byte frames to 2..%u destinations, buf_flits %u, async: no watchdog report",
+	       sent, frame, kmax, p.buf_flits);
+	ok(r->done == sent && !r->dup && !r->miss,
+	   "  every destination once (%u of %u messages done)", r->done, sent);
+	rig_free(r);
+	r = rig_new(&fi, 2, 1, WC_REPL_ASYNC, 1);
+	sent = load_frames(r, frame, kmax, 20000);
+	ok(r->deadlocks > 0,
+	   "the same load with 1-flit buffers: the watchdog reports a deadlock (%u after %u messages)",
+	   r->deadlocks, sent);
+	rig_free(r);
+	p.buf_flits = 2;
+	is_int(wc_ftm_max_frame(&p), 0, "buf_flits 2: no frame fits");
+	wc_fi_free(&fi);
+}
+
 int main(void)
 {
 	test_check();
+	test_max_frame();
 	test_fig7a();
 	random_case(20, 20, 20, 40, 30, WC_REPL_ASYNC);
 	random_case(20, 20, 40, 40, 30, WC_REPL_ASYNC);

@@ -85,7 +85,7 @@
 #     thirds of the faults listed; the final table must list every link.
 # (ftfault) the same target for the fault-tolerant mesh multicast
 #     (scheme ftmesh, faulty nodes): a WC_BENCH_FTFAULT_DIMS mesh under
-#     "multicast ftmesh" (vcs 4, replication async), wormcastd running.
+#     "multicast ftmesh" (vcs 4, replication async, buf_flits 64), wormcastd running.
 #     For each F of WC_BENCH_FTFAULT_COUNTS, F - 1 random distinct faulty
 #     nodes (a prefix of one order seeded by WC_BENCH_FAULT_SEED) fail in
 #     one burst and their table is committed; then WC_BENCH_FTFAULT_REPS
@@ -1555,7 +1555,7 @@ bench_ftfault() {
 	ft_n=$((FT_W * ${FT_DIMS#*x}))
 	ip netns add "$NS_MC" || die "cannot add namespace $NS_MC"
 	if ! err=$(ip -n "$NS_MC" link add wcft type wormcast topology mesh \
-		dims "$FT_DIMS" vcs 4 replication async multicast ftmesh 2>&1); then
+		dims "$FT_DIMS" vcs 4 replication async buf_flits 64 multicast ftmesh 2>&1); then
 		die "a $FT_DIMS mesh under ftmesh is refused: $err"
 	fi
 	ft_perm "$ft_n" "$FAULT_SEED" >"$TMPD/ft.perm"

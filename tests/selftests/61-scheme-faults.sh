@@ -1,0 +1,266 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# A link fails under multicast traffic, for each scheme that 56-59 do not
+# cover (issue 10, item 6): spam, hamiltonian, multipath, ocms and otms on
+# a 4x4 mesh (one fabric switched from scheme to scheme), rt on a 4x4
+# torus, star-tree on the 4-star; wormcastd running, the source and three
+# members and a non-member in their own namespaces.
+#
+# Each round: the scheme's table (and for ocms/otms the plan for the
+# group) committed by wormcastd; the source sends N1 datagrams, paced;
+# once every member has read a few, "wormctl stats --links" (busy cycles)
+# shows which links the route uses, and a used link into a member (else
+# any used one) fails while the source still sends; then N2 more.
+# Documentation/faults.rst says what follows:
+#
+#  * rt follows faults: wormcastd re-pushes the trees with the faulty link
+#    (a new generation, logged "push: ... faulty links 1, fault event to
+#    commit N ms") and every member gets each datagram sent after it
+#    exactly once, none counted;
+#  * every other scheme here does not (by design: one tree, labels,
+#    plans): the table is not re-pushed, the branches that need the link
+#    are absorbed and their destinations counted in the source's
+#    fault_drops (> 0: the link mattered), each member gets each datagram
+#    at most once.
+#
+# For the whole round, sent x members = copies read + fault_drops exactly,
+# no other drop counter moves, the non-member gets nothing, and "wormctl
+# monitor" prints the failure and the repair.  The script prints its time.
+. "$(dirname "$0")/lib.sh"
+
+WORMCASTD=${WC_BUILD:-$WC_ROOT/build}/wormcastd
+SRC=0
+N1=${WC_SF_DURING:-80}	# sent 50 ms apart, the link failing meanwhile
+N2=${WC_SF_AFTER:-20}	# sent after the re-push (or the fault)
+PORT4=6100
+t_start=$(date +%s)
+
+[ -x "$WORMCASTD" ] || { not_ok "wormcastd built ($WORMCASTD)"; done_testing; exit; }
+module_loaded || insmod "${WC_MODULE:-$WC_ROOT/wormcast.ko}"
+
+# every source in the daemon's plans at once (ocms/otms), not lazily
+printf 'plans_eager_max = 4294967295\n' >"$WC_TMP/d.conf"
+bg sh -c "exec wormctl monitor >$WC_TMP/mon"
+mon_ready=""
+
+# tables JQ: the tables of fabric wc as "wormctl -j table show" gives them
+tables() {
+	wormctl -j table show wc 2>/dev/null | jq -c "$1"
+}
+
+# scheme_gen S: generation of the committed table of scheme S ("" if none)
+scheme_gen() {
+	tables "[.[] | select(.scheme == \"$1\")][0].gen // empty"
+}
+
+# plan_dests: destinations of the plan for (SRC, 239.1.2.3: its MAC), sorted
+plan_dests() {
+	wormctl -j table show -v wc 2>/dev/null | jq -c "[.[] | select(.kind == \"plans\")][0].plans // [] |
+		map(select(.src == $SRC and .group == \"01:00:5e:01:02:03\"))[0].worms // [] | [.[][]] | sort"
+}
+
+# ready S: the table of scheme S committed (ocms/otms: with the group's plan)
+ready() {
+	[ -n "$(scheme_gen "$1")" ] || return 1
+	case $1 in
+	ocms | otms) [ "$(plan_dests)" = "$(echo $MEMBERS | tr ' ' '\n' | jq -sc sort)" ] ;;
+	esac
+}
+
+# send COUNT TAG [INTERVAL]: COUNT datagrams "TAG i" from SRC to the group
+send() {
+	nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+		--ifname "wcn$SRC" --count "$1" --tag "$2" --size 300 ${3:+--interval $3}
+}
+
+# got TAG: lines "TAG i" the members read, in all
+got() {
+	for m in $MEMBERS; do
+		echo "$WC_TMP/got4.$m"
+	done | xargs grep -h "^$1 " | grep -c .
+}
+
+# each_has TAG K: every member read at least K lines "TAG i"
+each_has() {
+	for m in $MEMBERS; do
+		[ "$(grep -c "^$1 " "$WC_TMP/got4.$m")" -ge "$2" ] || return 1
+	done
+}
+
+# settled TAG COUNT FD0: every copy of COUNT datagrams read or counted
+settled() {
+	[ $(($(got "$1") + $(wc_stat wc fault_drops) - $3)) -ge $(($2 * nm)) ]
+}
+
+# dups PREFIX: lines starting with PREFIX that a member read twice, in all
+dups() {
+	for m in $MEMBERS; do
+		echo "$WC_TMP/got4.$m"
+	done | xargs awk -v p="$1" 'FNR == 1 { delete seen }
+		index($0, p) == 1 && seen[$0]++ { d++ } END { print d + 0 }'
+}
+
+# used_link: "A B", a link the probe's worms crossed (busy grew), one into a
+# member if there is one, from the two "stats --links" snapshots
+used_link() {
+	jq -nr --slurpfile a "$WC_TMP/links0" --slurpfile b "$WC_TMP/links1" \
+		--argjson m "$(echo $MEMBERS | tr ' ' '\n' | jq -sc .)" '
+		[$b[0][0].links | to_entries[] | .key as $i | .value |
+		 select(.busy > $a[0][0].links[$i].busy)] as $used |
+		($used | map(select(.peer as $p | $m | index($p)))) + $used |
+		.[0] // empty | "\(.node) \(.peer)"'
+}
+
+# fabric TOPO-ARGS...: fabric wc, its nodes in namespaces, receivers started
+fabric() {
+	if ! wc_add wc "$@"; then
+		not_ok "fabric: $*"
+		return 1
+	fi
+	# shellcheck disable=SC2086
+	nodes_in_ns $SRC $MEMBERS $OTHERS >"$WC_TMP/nodes.log" 2>&1 ||
+		not_ok "nodes $SRC $MEMBERS $OTHERS in their namespaces" "$(cat "$WC_TMP/nodes.log")"
+	fid=$(wc_field wc .fabric)
+	nm=$(echo $MEMBERS | wc -w)
+	ok "$*: fabric $fid, nodes $SRC $MEMBERS $OTHERS in namespaces"
+	if [ -z "$mon_ready" ]; then
+		# the monitor is subscribed once it has seen a change of its own
+		if wait_for 30 sh -c "wormctl fault add wc link 0 1 && wormctl fault del wc link 0 1 &&
+				grep -q '^fault del fabric $fid wc link 0 1\$' $WC_TMP/mon"; then
+			ok "wormctl monitor is listening"
+		else
+			not_ok "wormctl monitor is listening" "$(cat "$WC_TMP/mon" 2>/dev/null)"
+		fi
+		mon_ready=1
+		bg "$WORMCASTD" -c "$WC_TMP/d.conf"
+		wcd=$bg_pid
+	fi
+	mc_recv_start 4
+	wait_for 60 mc_all_ready 4 || not_ok "receivers joined"
+}
+
+fabric_done() {
+	mc_recv_stop
+	check "fabric deleted" wc_del wc
+	_fabrics=""
+}
+
+# round SCHEME: the scheme on fabric wc, a link it uses fails under traffic
+round() {
+	s=$1 t0=$(date +%s)
+	if [ "$(wc_field wc .multicast)" != "\"$s\"" ]; then
+		check "$s: wormctl fabric set wc multicast $s" wormctl fabric set wc multicast "$s"
+	fi
+	if wait_for 60 ready "$s"; then
+		ok "$s: wormcastd committed the table (generation $(scheme_gen "$s"))"
+	else
+		not_ok "$s: wormcastd committed the table" "$(tables .)" "$(tail -n 5 "$WC_TMP/bg.log")"
+		return
+	fi
+	if grep -q "push: fabric wc scheme $s " "$WC_TMP/bg.log"; then
+		ok "$s: wormcastd logged the push"
+	else
+		not_ok "$s: wormcastd logged the push" "$(tail -n 5 "$WC_TMP/bg.log")"
+	fi
+
+	gen0=$(scheme_gen "$s") fd0=$(wc_stat wc fault_drops) dr0=$(wc_drops wc)
+	wormctl -j stats wc --links >"$WC_TMP/links0"
+	bg send "$N1" "$s-during" 0.05
+	sender=$bg_pid
+	# which links does the route use?  Those busy since links0.
+	wait_for 30 each_has "$s-during" 3
+	wormctl -j stats wc --links >"$WC_TMP/links1"
+	# shellcheck disable=SC2046
+	set -- $(used_link)
+	A=${1:-} B=${2:-}
+	if [ -z "$A" ]; then
+		not_ok "$s: the route crossed a link" "$(cat "$WC_TMP/links1")"
+		wait "$sender"
+		return
+	fi
+	if kill -0 "$sender" 2>/dev/null; then
+		check "$s: link $A-$B (used by the route) fails under traffic" \
+			wormctl fault add wc link "$A" "$B"
+	else
+		not_ok "$s: link $A-$B fails under traffic (the sender was done)"
+		wormctl fault add wc link "$A" "$B"
+	fi
+	if [ "$s" = rt ]; then
+		# the trees table lists exactly that link, at a new generation
+		if wait_for 30 sh -c "[ \"\$(wormctl -j table show wc | jq '.[0] | .nfaults, .gen > $gen0' | tr '\n' ' ')\" = '1 true ' ]"; then
+			ok "$s: wormcastd re-pushed the trees with the faulty link ($gen0 -> $(scheme_gen "$s"))"
+		else
+			not_ok "$s: wormcastd re-pushed the trees with the faulty link" \
+				"$(wormctl table show wc)" "$(tail -n 5 "$WC_TMP/bg.log")"
+		fi
+		l=$(grep -o "push: fabric wc scheme rt .*faulty links 1, fault event to commit [0-9]* ms" \
+			"$WC_TMP/bg.log" | tail -n 1)
+		if [ -n "$l" ]; then
+			ok "$s: wormcastd logged the re-push (${l##*, })"
+		else
+			not_ok "$s: wormcastd logged the re-push" "$(tail -n 5 "$WC_TMP/bg.log")"
+		fi
+	fi
+	wait "$sender"
+	is "$s: the source sent $N1 datagrams while the link failed" $? 0
+	wait_for 30 settled "$s-during" "$N1" "$fd0"
+	fd1=$(wc_stat wc fault_drops)
+	check "$s: send $N2 datagrams after the $([ "$s" = rt ] && echo re-push || echo fault)" \
+		send "$N2" "$s-after"
+	wait_for 30 settled "$s-after" "$N2" "$fd1"
+
+	is "$s: no member read a datagram twice" "$(dups "$s-")" 0
+	is "$s: non-member $OTHERS read nothing" "$(grep -c "^$s-" "$WC_TMP/got4.$OTHERS")" 0
+	fd2=$(wc_stat wc fault_drops)
+	fd=$((fd2 - fd0)) fda=$((fd2 - fd1))
+	gd=$(got "$s-during") ga=$(got "$s-after")
+	is "$s: sent x members = read + fault_drops ($((N1 + N2)) x $nm = $((gd + ga)) + $fd)" \
+		$((gd + ga + fd)) $(((N1 + N2) * nm))
+	is "$s: no other drop counter moved" "$(wc_drops wc)" "$dr0"
+	if [ "$s" = rt ]; then
+		for m in $MEMBERS; do
+			is "$s: member $m read each of the $N2 datagrams after the re-push once" \
+				"$(grep -c "^$s-after " "$WC_TMP/got4.$m")" "$N2"
+		done
+		is "$s: nothing counted after the re-push" $fda 0
+	else
+		if [ "$fda" -gt 0 ]; then
+			ok "$s: the link mattered: $fda of $((N2 * nm)) copies after the fault counted in fault_drops, $ga read"
+		else
+			not_ok "$s: the link mattered (fault_drops after the fault > 0)" "$(wormctl stats wc)"
+		fi
+		is "$s: the scheme does not follow faults: table not re-pushed" \
+			"$(scheme_gen "$s")" "$gen0"
+	fi
+	check "$s: link $A-$B repaired" wormctl fault del wc link "$A" "$B"
+	for ev in add del; do
+		ev="fault $ev fabric $fid wc link"
+		if wait_for 10 grep -qx "$ev $A $B\|$ev $B $A" "$WC_TMP/mon"; then
+			ok "$s: monitor: $ev $A $B"
+		else
+			not_ok "$s: monitor: $ev $A $B" "$(tail -n 5 "$WC_TMP/mon")"
+		fi
+	done
+	diag "$s: $(($(date +%s) - t0)) s ($fd copies counted during the round, $((gd + ga)) read)"
+}
+
+MEMBERS="6 9 15" OTHERS="3"
+if fabric topology mesh dims 4x4 multicast spam; then
+	for s in $(echo "${WC_SF_MESH_SCHEMES:-spam,hamiltonian,multipath,ocms,otms}" | tr , ' '); do
+		round "$s"
+	done
+	fabric_done
+fi
+if fabric topology torus dims 4x4 multicast rt; then
+	round rt
+	fabric_done
+fi
+MEMBERS="7 13 23" OTHERS="3"
+if fabric topology star n 4 replication async buf_flits 64 multicast star-tree; then
+	round star-tree
+	fabric_done
+fi
+check "wormcastd still running" kill -0 "$wcd"
+diag "61-scheme-faults: $(($(date +%s) - t_start)) s"
+done_testing
