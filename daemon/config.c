@@ -165,9 +165,9 @@ static int set_key(struct wcd_config *c, struct wcd_section *sec,
 			sec->has_trials = true;
 		break;
 	case 3:
-		if (strcmp(val, "1") && strcmp(val, "2"))
+		if (strcmp(val, "1") && strcmp(val, "2") && strcmp(val, "3"))
 			return cfg_fail(err, errlen, fname, line,
-					"ftmesh_strategy \"%s\": expected 1 or 2 (Strategy 3 is a plan per source and group, not a router table)",
+					"ftmesh_strategy \"%s\": expected 1, 2 or 3",
 					val);
 		ftm->strategy = (uint32_t)(val[0] - '0');
 		if (sec)

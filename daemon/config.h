@@ -12,7 +12,7 @@
  *   anywhere:     rt_pair = average | balanced | best | path | worst
  *                 seed = N (u64; also ftmesh's Strategy 1 bits),
  *                 trials = N (1..100000)
- *                 ftmesh_strategy = 1 | 2 (default 2)
+ *                 ftmesh_strategy = 1 | 2 | 3 (default 2; 3: plans)
  *                 ftmesh_detour = on | off | auto (default auto: on when
  *                 the fabric has at least 8 virtual channels)
  *

@@ -748,26 +748,42 @@ static int compute_two_trees(struct sync_ctx *sc, const struct wc_topo *t,
 	return err;
 }
 
+/*
+ * The live faulty links of @m as pairs of node ids (wc_fi_build_topo()),
+ * malloc'ed in *@links (NULL when there is none).  0 or -ENOMEM.
+ */
+static int fault_link_pairs(const struct fabric_mem *m, const struct wc_topo *t,
+			    uint32_t (**links)[2])
+{
+	uint32_t i, pa, pb;
+
+	*links = NULL;
+	if (!m->faults.nlinks)
+		return 0;
+	*links = calloc(m->faults.nlinks, sizeof(**links));
+	if (!*links)
+		return -ENOMEM;
+	for (i = 0; i < m->faults.nlinks; i++)
+		wc_link_ends(t, m->faults.links[i], &(*links)[i][0], &pa,
+			     &(*links)[i][1], &pb);
+	return 0;
+}
+
 /* An ftmesh table: the mesh's fault information from the live faults. */
 static int compute_ftmesh(struct sync_ctx *sc, const struct wc_topo *t,
 			  void **table, size_t *len)
 {
 	const struct fabric_mem *m = sc->m;
-	uint32_t (*links)[2] = NULL, i, pa, pb;
+	uint32_t (*links)[2] = NULL;
 	int err;
 
 	if (!m || !m->faults.known) {
 		sc->why = "the fabric's faults are not known";
 		return -EAGAIN;
 	}
-	if (m->faults.nlinks) {
-		links = calloc(m->faults.nlinks, sizeof(*links));
-		if (!links)
-			return -ENOMEM;
-	}
-	for (i = 0; i < m->faults.nlinks; i++)
-		wc_link_ends(t, m->faults.links[i], &links[i][0], &pa,
-			     &links[i][1], &pb);
+	err = fault_link_pairs(m, t, &links);
+	if (err)
+		return err;
 	err = wc_ftm_table_from_faults(t, m->faults.nodes, m->faults.nnodes,
 				       (const uint32_t (*)[2])links,
 				       m->faults.nlinks, sc->ftm.strategy,
@@ -1520,9 +1536,61 @@ static int senders_update(struct fabric_mem *m, struct groups_dump *d)
 }
 
 /*
+ * Does the fabric take plans?  ocms/otms, and ftmesh with
+ * ftmesh_strategy = 3 (Strategy 3 plans per source and group).
+ */
+static bool plans_wanted(struct daemon_state *st, const struct wcd_fabric_view *v)
+{
+	struct wcd_ftm_opts ftm;
+	struct wc_trees_opts o;
+	const char *section;
+
+	if (!v->has_scheme)
+		return false;
+	if (v->scheme != WORMCAST_MCAST_FTMESH)
+		return wc_plan_scheme(v->scheme);
+	wcd_config_opts(&st->cfg, v->name, &o, &ftm, &section);
+	return ftm.strategy == WC_FT_STRATEGY3;
+}
+
+/*
+ * Strategy 3 plans of an ftmesh fabric on its live faults (the faults
+ * its ftmesh table was computed from).
+ */
+static int ftm_plans_build(const struct fabric_mem *m, const struct wc_topo *t,
+			   const struct groups_dump *d, bool all_sources,
+			   void **bytes, size_t *len, struct wc_plans_stats *ps,
+			   const char **why)
+{
+	uint32_t (*links)[2] = NULL;
+	struct wc_faultinfo fi;
+	int err;
+
+	if (!m->faults.known) {
+		*why = "the fabric's faults are not known";
+		return -EINVAL;
+	}
+	err = fault_link_pairs(m, t, &links);
+	if (err)
+		return err;
+	err = wc_fi_build_topo(&fi, t, m->faults.nodes, m->faults.nnodes,
+			       (const uint32_t (*)[2])links, m->faults.nlinks,
+			       why);
+	free(links);
+	if (err)
+		return err;
+	err = wc_ftm_plans_table_build(&fi, d->g, d->n, all_sources, bytes,
+				       len, ps);
+	wc_fi_free(&fi);
+	return err;
+}
+
+/*
  * Bring the plans table of an ocms/otms fabric up to date with its
- * groups and labels table; one pass (the caller retries on -EAGAIN).
- * Returns 0, -EAGAIN (generation moved), or an error (logged).
+ * groups and labels table, or of an ftmesh fabric of Strategy 3 with its
+ * groups and ftmesh table (new faults, a new ftmesh table: new plans);
+ * one pass (the caller retries on -EAGAIN).  Returns 0, -EAGAIN
+ * (generation moved), or an error (logged).
  */
 static int sync_plans_once(struct daemon_state *st, struct fabric_mem *m,
 			   uint32_t ifindex, bool *pushed)
@@ -1534,7 +1602,9 @@ static int sync_plans_once(struct daemon_state *st, struct fabric_mem *m,
 	struct wc_labeling lb;
 	struct timespec t0;
 	uint32_t i, labels_gen = 0, plans_gen = 0, new_gen, recv = 0, nsources;
+	uint32_t base_kind;
 	const char *stage = NULL, *why = NULL;
+	bool ftm;
 	double plan_ms, push_ms;
 	char sb[24], eb[320], srcs[32];
 	struct wc_topo t;
@@ -1547,19 +1617,27 @@ static int sync_plans_once(struct daemon_state *st, struct fabric_mem *m,
 	*pushed = false;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = op_refresh(&sc, &v);
-	if (err || !v.has_scheme || !wc_plan_scheme(v.scheme))
+	if (err || !plans_wanted(st, &v))
 		return err;
+	ftm = v.scheme == WORMCAST_MCAST_FTMESH;
+	base_kind = ftm ? WORMCAST_TABLE_FTMESH : WORMCAST_TABLE_LABELS;
 	for (i = 0; i < v.ntables; i++) {
-		if (v.tables[i].kind == WORMCAST_TABLE_LABELS)
+		if (v.tables[i].kind == base_kind)
 			labels_gen = v.tables[i].gen;
 		if (v.tables[i].kind == WORMCAST_TABLE_PLANS)
 			plans_gen = v.tables[i].gen;
 	}
 	if (!labels_gen)
-		return 0;	/* the labels table first (sync_fabric) */
-	err = op_read_table_scheme(&sc, &v, WORMCAST_TABLE_LABELS);
-	if (err || !v.table_scheme_known || v.table_scheme != v.scheme)
-		return err;
+		return 0;	/* the labels/ftmesh table first (sync_fabric) */
+	/*
+	 * A labels table says its scheme; an ftmesh table is of ftmesh (one
+	 * of another strategy than 3 makes the kernel refuse the plans).
+	 */
+	if (!ftm) {
+		err = op_read_table_scheme(&sc, &v, base_kind);
+		if (err || !v.table_scheme_known || v.table_scheme != v.scheme)
+			return err;
+	}
 	msg = family_msg(st, WORMCAST_CMD_GROUPS_GET, NLM_F_DUMP);
 	if (msg && nla_put_u32(msg, WORMCAST_A_FABRIC_IFINDEX, ifindex) < 0) {
 		nlmsg_free(msg);
@@ -1581,7 +1659,7 @@ static int sync_plans_once(struct daemon_state *st, struct fabric_mem *m,
 		return 0;	/* up to date (or refused for these inputs) */
 	}
 	err = wc_topo_init(&t, v.topology, v.ndims, v.dims, &why);
-	if (!err)
+	if (!err && !ftm)
 		err = wc_labeling_init(&lb, &t);
 	if (err) {
 		logmsg(st, LOG_ERR, "fabric %s: no labeling to plan on: %s", v.name,
@@ -1598,11 +1676,15 @@ static int sync_plans_once(struct daemon_state *st, struct fabric_mem *m,
 		for (i = 0; i < d.n; i++)
 			nsources += d.g[i].nsources;
 	}
-	if (!err)
+	if (!err && ftm)
+		err = ftm_plans_build(m, &t, &d, all_sources, &bytes, &len,
+				      &ps, &why);
+	else if (!err)
 		err = wc_plans_table_build(&lb, v.scheme == WORMCAST_MCAST_OCMS ?
 					   WC_PP_OCMS : WC_PP_OTMS, d.g, d.n,
 					   all_sources, &bytes, &len, &ps);
-	wc_labeling_free(&lb);
+	if (!ftm)
+		wc_labeling_free(&lb);
 	plan_ms = ms_since(&t0);
 	m->plans_valid = true;
 	m->plans_scheme = v.scheme;
@@ -1623,7 +1705,8 @@ static int sync_plans_once(struct daemon_state *st, struct fabric_mem *m,
 	if (err) {
 		m->plans_failed = true;
 		logmsg(st, LOG_ERR, "fabric %s: plans %s failed: %s", v.name,
-		       stage ? stage : "planning", req_error(st, err, eb, sizeof(eb)));
+		       stage ? stage : "planning",
+		       !stage && why ? why : req_error(st, err, eb, sizeof(eb)));
 		groups_free(&d);
 		return err;
 	}
@@ -1678,7 +1761,7 @@ static void sync_all(struct daemon_state *st)
 	prune_mem(st);
 	for (i = 0; i < st->nfab; i++) {
 		sync_fabric(st, &st->fab[i]);
-		if (st->fab[i].has_scheme && wc_plan_scheme(st->fab[i].scheme))
+		if (plans_wanted(st, &st->fab[i]))
 			sync_plans(st, st->fab[i].ifindex);
 	}
 }
@@ -1753,7 +1836,7 @@ static int event_cb(struct nl_msg *msg, void *arg)
 	case WORMCAST_CMD_TABLE_COMMIT:
 		/* ours, or someone else's: look again */
 	case WORMCAST_CMD_GROUPS_GET:
-		/* membership changed: ocms/otms fabrics re-plan */
+		/* membership changed: ocms/otms/ftmesh-3 fabrics re-plan */
 		st->want_sync = true;
 		return NL_OK;
 	case WORMCAST_CMD_FAULT_ADD:

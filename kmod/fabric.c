@@ -342,12 +342,24 @@ static int wc_fill_dsts(struct wc_fabric *f, struct wc_msg *m, u32 src,
 }
 
 /*
- * ocms/otms, a multicast frame: lay out in m->hdr the plan the daemon
- * installed for (@src, group @mac), if it was checked against the labels
- * table the engine runs on and its destinations are the frame's; else
- * the frame goes by dual-path, counted.  In the poll, under
- * rcu_read_lock(); the plan is copied, so a plans table replaced
- * meanwhile changes nothing for this message.
+ * Does the fabric's run table take plans?  ocms/otms, and ftmesh with a
+ * table of strategy 3 (Strategy 3 is planned per source and group).
+ */
+static bool wc_plans_wanted(const struct wc_fabric *f)
+{
+	if (f->run_scheme == WORMCAST_MCAST_FTMESH)
+		return f->run_table->u.ftm.tab.strategy == 3;
+	return wc_plan_scheme(f->run_scheme);
+}
+
+/*
+ * ocms/otms, ftmesh Strategy 3, a multicast frame: lay out in m->hdr the
+ * plan the daemon installed for (@src, group @mac), if it was checked
+ * against the table the engine runs on (labels, or ftmesh) and its
+ * destinations are the frame's (ftmesh: those the source reaches); else
+ * the frame goes by dual-path (ftmesh: split by Strategy 2), counted.
+ * In the poll, under rcu_read_lock(); the plan is copied, so a plans
+ * table replaced meanwhile changes nothing for this message.
  */
 static void wc_use_plan(struct wc_fabric *f, u32 src, struct wc_msg *m,
 			const u8 *mac)
@@ -355,10 +367,14 @@ static void wc_use_plan(struct wc_fabric *f, u32 src, struct wc_msg *m,
 	struct wc_table *t = wc_tables_peek_rcu(&f->tables,
 						WORMCAST_TABLE_PLANS);
 	const struct wc_plan *p = NULL;
+	u32 want = m->ndsts;
 
-	if (t && m->hdr && t->u.plans.labels_gen == f->run_table->gen)
+	if (t && m->hdr && t->u.plans.base_gen == f->run_table->gen)
 		p = wc_plan_find(&t->u.plans, src, mac);
-	if (p && wc_plan_matches(&t->u.plans, p, m->dstmap, m->ndsts) &&
+	if (p && t->u.plans.scheme == WORMCAST_MCAST_FTMESH)
+		want = wc_ftm_reachable_count(&f->run_table->u.ftm.tab, src,
+					      m->dstmap, f->nnodes);
+	if (p && wc_plan_matches(&t->u.plans, p, m->dstmap, want) &&
 	    wc_plan_layout(&t->u.plans, p, m->hdr, m->hdr_max)) {
 		m->hdr_preset = true;
 		return;
@@ -447,7 +463,7 @@ static void wc_submit(struct wc_fabric *f, struct wc_node *node,
 	}
 	if (!f->run_table && !wc_mcast_builtin(f->run_scheme))
 		wc_count_napi(f, node->id, WORMCAST_CNT_TABLE_FALLBACK, 1);
-	else if (f->run_table && wc_plan_scheme(f->run_scheme) &&
+	else if (f->run_table && wc_plans_wanted(f) &&
 		 is_multicast_ether_addr(mac) && !is_broadcast_ether_addr(mac))
 		wc_use_plan(f, node->id, m, mac);
 	wc_capture_attach(f, m);

@@ -86,27 +86,41 @@ static u32 wc_labels_scheme(const struct wc_table *t)
 }
 
 /*
- * Plans are checked against the labels table published now (its label
- * set and generation): the datapath uses them only while that table is
- * the one the engine runs on (wc_plans_usable()).
+ * Plans are checked against the table published now that their scheme
+ * plans for (the header's scheme: 0, the labels table of ocms/otms;
+ * ftmesh, the ftmesh table of strategy 3), and keep its generation: the
+ * datapath uses them only while that table is the one the engine runs
+ * on (wc_use_plan()).
  */
 static int wc_plans_build(struct wc_table *t, struct wc_tables *ts,
 			  const char **why)
 {
-	struct wc_table *labels;
+	const struct wormcast_plans *h = (const void *)t->bytes;
+	u32 kind = WORMCAST_TABLE_LABELS;
+	struct wc_table *base;
 	int err;
 
-	labels = rcu_dereference_protected(ts->slot[WORMCAST_TABLE_LABELS],
-					   lockdep_is_held(&ts->lock));
-	if (!labels) {
-		*why = "plans need a committed labels table of scheme ocms or otms first";
+	if (t->size >= sizeof(*h) && h->scheme == WORMCAST_MCAST_FTMESH)
+		kind = WORMCAST_TABLE_FTMESH;
+	base = rcu_dereference_protected(ts->slot[kind],
+					 lockdep_is_held(&ts->lock));
+	if (!base) {
+		*why = kind == WORMCAST_TABLE_FTMESH ?
+		       "ftmesh plans need a committed ftmesh table of strategy 3 first" :
+		       "plans need a committed labels table of scheme ocms or otms first";
 		return -EINVAL;
 	}
-	err = wc_plan_set_build(&t->u.plans, ts->topo, &labels->u.labels,
-				t->bytes, t->size, why);
+	if (kind == WORMCAST_TABLE_FTMESH)
+		err = wc_plan_set_build_ftm(&t->u.plans, ts->topo,
+					    &base->u.ftm.tab, t->bytes,
+					    t->size, why);
+	else
+		err = wc_plan_set_build(&t->u.plans, ts->topo,
+					&base->u.labels, t->bytes, t->size,
+					why);
 	if (err)
 		return err;
-	t->u.plans.labels_gen = labels->gen;
+	t->u.plans.base_gen = base->gen;
 	return 0;
 }
 

@@ -29,11 +29,9 @@ int wc_ftm_table_build(const struct wc_faultinfo *fi, u32 strategy, u64 seed,
 
 	*bytes = NULL;
 	*len = 0;
-	if (strategy != WC_FT_STRATEGY1 && strategy != WC_FT_STRATEGY2) {
-		*why = strategy == WC_FT_STRATEGY3 ?
-		       "Strategy 3 plans per source and group: no router table" :
-		       "strategy must be 1 or 2";
-		return strategy == WC_FT_STRATEGY3 ? -EOPNOTSUPP : -EINVAL;
+	if (strategy < WC_FTM_STRATEGY_MIN || strategy > WC_FTM_STRATEGY_MAX) {
+		*why = "strategy must be 1, 2 or 3";
+		return -EINVAL;
 	}
 	if (fi->nblocks > WORMCAST_FTMESH_MAX_BLOCKS) {
 		*why = "more faulty blocks than WORMCAST_FTMESH_MAX_BLOCKS";

@@ -27,10 +27,10 @@ static inline size_t wc_ftm_table_size(u32 nnodes, u32 nblocks, u32 nrecs)
 }
 
 /*
- * Encode @fi with @strategy (1 or 2), Strategy 1's @seed and the detour
- * flag: *@bytes (malloc'ed, the caller frees it) of *@len bytes.  Returns
- * 0; -EOPNOTSUPP for Strategy 3 (a plan per source and group, not a
- * router table) and -EINVAL for another strategy, more blocks than
+ * Encode @fi with @strategy (1, 2 or 3: Strategy 3's plans per source and
+ * group are a PLANS table, ftm_plans.h), Strategy 1's @seed and the
+ * detour flag: *@bytes (malloc'ed, the caller frees it) of *@len bytes.
+ * Returns 0; -EINVAL for another strategy, more blocks than
  * WORMCAST_FTMESH_MAX_BLOCKS or a table above WORMCAST_TABLE_MAX_BYTES,
  * each with *@why; -ENOMEM.
  */

@@ -210,6 +210,7 @@ struct planner {
 	struct wc_ft_pt *cd;	/* canonical destinations */
 	u32 *idx;		/* destination indices, partitioned by header */
 	u8 *group;		/* enum wc_ft_bound per destination */
+	u8 *undet;		/* undetermined at the current conflict */
 	struct header *stack;
 	u32 nstack;
 	struct wc_fi_record *scratch;
@@ -415,10 +416,23 @@ static int step(struct planner *pl, struct header h)
 	}
 	/* in conflict: a separating point */
 	pl->p->sep[pl->p->nsep++] = phys(pl, h.x, h.y);
+	for (i = h.lo; i < h.hi; i++)
+		pl->undet[pl->idx[i]] = pl->group[pl->idx[i]] ==
+					WC_FT_UNDETERMINED;
 	err = resolve_conflict(pl, &h, &v);
 	if (err)
 		return err;
 	m = h.lo;
+	for (i = h.lo; i < h.hi; i++) {
+		u32 d = pl->idx[i];
+
+		if (pl->undet[d]) {
+			if (pl->p->nchoices[d] < 32 &&
+			    pl->group[d] == WC_FT_YBOUND)
+				pl->p->choices[d] |= 1u << pl->p->nchoices[d];
+			pl->p->nchoices[d]++;
+		}
+	}
 	for (i = h.lo; i < h.hi; i++) {
 		if (pl->group[pl->idx[i]] == WC_FT_XBOUND) {
 			u32 t = pl->idx[i];
@@ -510,6 +524,9 @@ int wc_ft_plan(const struct wc_faultinfo *fi, u32 src, const u32 *dst,
 	pl.cd = calloc(ndst + 1, sizeof(*pl.cd));
 	pl.idx = calloc(ndst + 1, sizeof(*pl.idx));
 	pl.group = calloc(ndst + 1, 1);
+	pl.undet = calloc(ndst + 1, 1);
+	p->choices = calloc(ndst + 1, sizeof(*p->choices));
+	p->nchoices = calloc(ndst + 1, sizeof(*p->nchoices));
 	pl.stack = calloc(ndst + 1, sizeof(*pl.stack));
 	pl.items = calloc(ndst + 1, sizeof(*pl.items));
 	pl.scratch = calloc(nb2, sizeof(*pl.scratch));
@@ -517,7 +534,7 @@ int wc_ft_plan(const struct wc_faultinfo *fi, u32 src, const u32 *dst,
 	pl.known = calloc(nb2, sizeof(*pl.known));
 	err = -ENOMEM;
 	if (!p->dst || !p->status || !p->len || !p->last || !p->sep || !pl.cd || !pl.idx ||
-	    !pl.group || !pl.stack || !pl.items || !pl.scratch || !pl.recs ||
+	    !pl.group || !pl.undet || !p->choices || !p->nchoices || !pl.stack || !pl.items || !pl.scratch || !pl.recs ||
 	    !pl.known)
 		goto out;
 	memcpy(p->dst, dst, ndst * sizeof(*dst));
@@ -575,6 +592,7 @@ out:
 	free(pl.cd);
 	free(pl.idx);
 	free(pl.group);
+	free(pl.undet);
 	free(pl.stack);
 	free(pl.items);
 	free(pl.scratch);
@@ -593,7 +611,43 @@ void wc_ft_plan_free(struct wc_ft_plan *p)
 	free(p->last);
 	free(p->hops);
 	free(p->sep);
+	free(p->choices);
+	free(p->nchoices);
 	memset(p, 0, sizeof(*p));
+}
+
+int wc_ft_plan_worms(const struct wc_faultinfo *fi, const struct wc_ft_plan *p,
+		     u32 *words, u32 *nworms)
+{
+	u32 q, i, pos = 0;
+
+	*nworms = 0;
+	for (i = 0; i < p->ndst; i++)
+		if (p->status[i] == WC_FT_DST_OK &&
+		    (p->nchoices[i] > WC_FTM_MAX_CHOICES ||
+		     p->dst[i] > WC_FTM_NODE_MASK))
+			return -E2BIG;
+	for (q = 0; q < WC_FT_NSUBNETS; q++) {
+		u32 head = pos++;
+
+		words[head] = 0;
+		for (i = 0; i < p->ndst; i++) {
+			if (p->status[i] != WC_FT_DST_OK ||
+			    wc_ft_subnet_of(wc_fi_x(fi, p->src),
+					    wc_fi_y(fi, p->src),
+					    wc_fi_x(fi, p->dst[i]),
+					    wc_fi_y(fi, p->dst[i])) != q)
+				continue;
+			words[pos++] = p->dst[i] |
+				       p->choices[i] << WC_FTM_CHOICE_SHIFT;
+			words[head]++;
+		}
+		if (words[head])
+			(*nworms)++;
+		else
+			pos--;
+	}
+	return (int)pos;
 }
 
 /* ------------------------------------------------------------ tables */
@@ -661,7 +715,7 @@ int wc_ftm_tables_build(const struct wc_faultinfo *fi, u32 strategy, u64 seed,
 	t->recs = recs;
 	if (strategy < WC_FTM_STRATEGY_MIN || strategy > WC_FTM_STRATEGY_MAX) {
 		wc_ftm_tables_free(t);
-		return strategy == WC_FT_STRATEGY3 ? -EOPNOTSUPP : -EINVAL;
+		return -EINVAL;
 	}
 	return 0;
 nomem:

@@ -111,6 +111,14 @@ struct wc_ft_plan {
 	u8 *status;		/* enum wc_ft_dst_status, per destination */
 	u32 *len;		/* hops from the source in the tree (if OK) */
 	u32 *last;		/* hop reaching each destination (if OK) */
+	/*
+	 * Per destination, its choices at the separating points where it
+	 * was undetermined, in path order: bit i set if the i-th went +Y
+	 * (canonical frame), for all strategies; nchoices counts them.  A
+	 * Strategy 3 plan's worms carry them (ft_mcast.h, WC_FTM_PLANNED).
+	 */
+	u32 *choices;
+	u32 *nchoices;
 	u32 nhops;		/* traffic steps of the multicast tree */
 	struct wc_ft_hop *hops;	/* the tree's links, parent before child */
 	u32 nsep;
@@ -131,11 +139,25 @@ int wc_ft_plan(const struct wc_faultinfo *fi, u32 src, const u32 *dst,
 void wc_ft_plan_free(struct wc_ft_plan *p);
 
 /*
+ * The worms of @p as a Strategy 3 plan carries them (a plan of the PLANS
+ * table, uapi struct wormcast_plan; kmod/engine/plans.h): one worm per
+ * subnetwork with reached destinations, in subnetwork order, each its
+ * destination count then, per destination in request order, its node id
+ * with its choices (p->choices) in bits WC_FTM_CHOICE_SHIFT and up.
+ * Writes at most 5 + p->ndst words at @words, sets *@nworms and returns
+ * the words used: 0 when no destination is reached, -E2BIG when one made
+ * more than WC_FTM_MAX_CHOICES choices (the plan cannot be carried) or
+ * its node id does not fit WC_FTM_NODE_MASK.
+ */
+int wc_ft_plan_worms(const struct wc_faultinfo *fi, const struct wc_ft_plan *p,
+		     u32 *words, u32 *nworms);
+
+/*
  * The routers' tables of the engine algorithm wc_algo_ftmesh
  * (kmod/engine/ft_mcast.h) from @fi: per node its block membership, its
  * safety vector and, per subnetwork, the records wc_fi_view() gives it.
- * @strategy 1 or 2 (3 is per (source, group) planning, not a per-hop
- * decision: -EOPNOTSUPP).  The arrays are owned by @t until
+ * @strategy 1, 2 or 3 (the routers split a worm without a plan by
+ * Strategy 2, a planned one by its choices).  The arrays are owned by @t until
  * wc_ftm_tables_free().
  */
 int wc_ftm_tables_build(const struct wc_faultinfo *fi, u32 strategy, u64 seed,

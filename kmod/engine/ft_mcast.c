@@ -40,6 +40,18 @@ bool wc_ftm_reachable(const struct wc_ftm_tables *t, u32 src, u32 dst)
 			      dst % t->w, dst / t->w);
 }
 
+u32 wc_ftm_reachable_count(const struct wc_ftm_tables *t, u32 src,
+			   const u32 *dstmap, u32 nn)
+{
+	u32 d, n = 0;
+
+	for (d = 0; d < nn; d++)
+		if (d != src && (dstmap[d / 32] >> (d % 32) & 1) &&
+		    wc_ftm_reachable(t, src, d))
+			n++;
+	return n;
+}
+
 static u32 subnet_of(const struct wc_ftm_tables *t, u32 src, u32 dst)
 {
 	return wc_ft_subnet_of(src % t->w, src / t->w, dst % t->w, dst / t->w);
@@ -103,11 +115,16 @@ static void canon_dst(const struct ftm_step *s, u32 d, u32 *cx, u32 *cy)
 	wc_ft_canon(s->q, s->t->w, s->t->h, d % s->t->w, d / s->t->w, cx, cy);
 }
 
-/* Class of destination @d once the step's mode is known. */
-static u32 word_class(const struct ftm_step *s, u32 d)
+/*
+ * Class of header word @w once the step's mode is known; *@chose tells
+ * that a planned word's choice was read (an undetermined destination at
+ * a router in conflict).
+ */
+static u32 word_class(const struct ftm_step *s, u32 w, bool *chose)
 {
-	u32 cx, cy, b;
+	u32 d = w & WC_FTM_NODE_MASK, cx, cy, b;
 
+	*chose = false;
 	if (d == s->node)
 		return FTM_SELF;
 	if (s->mode == WC_FT_1D_FREE_X)
@@ -117,10 +134,14 @@ static u32 word_class(const struct ftm_step *s, u32 d)
 	canon_dst(s, d, &cx, &cy);
 	b = wc_ft_bound(&s->v, cx, cy);
 	if (b == WC_FT_UNDETERMINED) {
-		if (s->t->strategy == 1)
+		*chose = w & WC_FTM_PLANNED;
+		if (*chose)
+			b = (w >> WC_FTM_CHOICE_SHIFT) & 1 ? WC_FT_YBOUND :
+							     WC_FT_XBOUND;
+		else if (s->t->strategy == 1)
 			b = wc_ft_strategy1(wc_ft_rand_bit(s->t->seed, s->node,
 							   d));
-		else
+		else	/* 2, and 3 without a plan */
 			b = wc_ft_strategy2(s->v.x, s->v.y, cx, cy,
 					    WC_FT_XBOUND);
 	}
@@ -136,7 +157,7 @@ static int ftm_decide(const struct wc_ftm_tables *t,
 		      u32 n, struct ftm_step *s)
 {
 	u32 i, tx = U32_MAX, ty = U32_MAX, nn = ctx->topo->nnodes;
-	bool anyx = false, anyy = false, rest = false;
+	bool anyx = false, anyy = false, rest = false, chose;
 
 	s->t = t;
 	s->node = ctx->node;
@@ -167,7 +188,7 @@ static int ftm_decide(const struct wc_ftm_tables *t,
 		s->mode = wc_ft_free_step(s->v.x, s->v.y, tx, ty) ==
 			  WC_FT_XBOUND ? WC_FT_1D_FREE_X : WC_FT_1D_FREE_Y;
 	for (i = 0; i < n; i++)
-		s->cnt[word_class(s, list[i] & WC_FTM_NODE_MASK)]++;
+		s->cnt[word_class(s, list[i], &chose)]++;
 	return 0;
 }
 
@@ -279,7 +300,8 @@ static int ftm_route_detour(const struct wc_route_ctx *ctx, const u32 *l,
 /* A detour worm's list: its last word is a phase-2 destination. */
 static bool is_detour(const u32 *l, u32 n)
 {
-	return n && (l[n - 1] & WC_FTM_PHASE2);
+	return n && (l[n - 1] & (WC_FTM_PHASE2 | WC_FTM_PLANNED)) ==
+		    WC_FTM_PHASE2;
 }
 
 static int ftm_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
@@ -330,7 +352,10 @@ static int ftm_route(const struct wc_route_ctx *ctx, const struct wc_hdr *hdr,
 	return 0;
 }
 
-/* Reorder the routed list in place: own id, then +X words, then +Y words. */
+/*
+ * Reorder the routed list in place: own id, then +X words, then +Y words;
+ * a planned word whose choice was read moves on to its next choice.
+ */
 static void ftm_routed(const struct wc_route_ctx *ctx, u32 *words, u32 nwords,
 		       const struct wc_route_req *req)
 {
@@ -348,13 +373,18 @@ static void ftm_routed(const struct wc_route_ctx *ctx, u32 *words, u32 nwords,
 	hi = n;
 	/* three-way partition: [0, lo) self, [lo, i) X, [hi, n) Y */
 	while (i < hi) {
-		u32 c = word_class(&s, l[i]), tmp = l[i];
+		bool chose;
+		u32 c = word_class(&s, l[i], &chose), tmp = l[i];
 
+		if (chose)
+			tmp = (tmp & ~WC_FTM_CHOICE_MASK) |
+			      ((tmp & WC_FTM_CHOICE_MASK) >> 1 &
+			       WC_FTM_CHOICE_MASK);
 		if (c == FTM_SELF) {
 			l[i++] = l[lo];
 			l[lo++] = tmp;
 		} else if (c == FTM_X) {
-			i++;
+			l[i++] = tmp;
 		} else {
 			l[i] = l[--hi];
 			l[hi] = tmp;
@@ -362,12 +392,24 @@ static void ftm_routed(const struct wc_route_ctx *ctx, u32 *words, u32 nwords,
 	}
 }
 
+/* Words of the minimal worms' segments at @w, up to their 0 count. */
+static u32 ftm_segments_end(const u32 *w, u32 max)
+{
+	u32 pos = 0;
+
+	while (pos < max && w[pos] && !(w[pos] & WC_FTM_DETOUR))
+		pos += 1 + w[pos];
+	return pos;
+}
+
 /*
  * The source lays m->hdr out once, at the first worm: per subnetwork in
- * order, [count, ids...] of the destinations it can reach, then a detour
- * segment [WC_FTM_DETOUR | 2, waypoint, destination] for each other one
- * that has a waypoint; the rest make the message faulted here.  A 0 count
- * ends the layout.  Worm k's header ends with segment k.
+ * order, [count, ids...] of the destinations it can reach (a Strategy 3
+ * plan, m->hdr_preset, laid these segments out already, its words
+ * planned, ended by a 0 count: plans.h), then a detour segment
+ * [WC_FTM_DETOUR | 2, waypoint, destination] for each other one that has
+ * a waypoint; the rest make the message faulted here.  A 0 count ends
+ * the layout.  Worm k's header ends with segment k.
  */
 static bool ftm_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
 			  u32 *words, u32 max_words, struct wc_hdr *hdr)
@@ -386,7 +428,11 @@ static bool ftm_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
 		return true;
 	}
 	if (!m->next_dst) {
-		for (q = 0; q < WC_FT_NSUBNETS; q++) {
+		bool preset = m->hdr_preset && words == m->hdr;
+
+		if (preset)
+			pos = ftm_segments_end(words, max_words);
+		for (q = 0; q < WC_FT_NSUBNETS && !preset; q++) {
 			u32 head = pos++;
 
 			words[head] = 0;
@@ -410,7 +456,7 @@ static bool ftm_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
 				continue;
 			w = ctx->params->vcs >= WC_FTM_DETOUR_VCS ?
 			    wc_ftm_waypoint(t, m->src, d) : U32_MAX;
-			if (w != U32_MAX) {
+			if (w != U32_MAX && pos + 4 <= max_words) {
 				words[pos++] = WC_FTM_DETOUR | 2;
 				words[pos++] = w | WC_FTM_WAYPOINT;
 				words[pos++] = d | WC_FTM_PHASE2 |
@@ -420,6 +466,10 @@ static bool ftm_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
 				m->fault_at = m->src;
 				m->fault_port = WC_FAULT_NODE;
 			}
+		}
+		if (pos >= max_words) {	/* a preset without its 0 count */
+			m->next_dst = U32_MAX;
+			return true;
 		}
 		words[pos] = 0;
 	}

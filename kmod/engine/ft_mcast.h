@@ -38,13 +38,20 @@
 #ifndef WC_FT_MCAST_H
 #define WC_FT_MCAST_H
 
+#include <linux/wormcast.h>
+
 #include "compat.h"
 #include "engine.h"
 #include "ftmesh.h"
 
-/* Strategy 3 plans per (source, group): not a per-hop decision. */
+/*
+ * Strategies 1 and 2 are per-hop decisions.  Strategy 3 is planned per
+ * (source, group) by the daemon (a plan of the PLANS table, plans.h): a
+ * planned worm's words carry the split at every separating point
+ * (WC_FTM_PLANNED below); a worm without a plan is split by Strategy 2.
+ */
 #define WC_FTM_STRATEGY_MIN	1
-#define WC_FTM_STRATEGY_MAX	2
+#define WC_FTM_STRATEGY_MAX	3
 
 /* Subnetwork q's VCs: those v with v % 8 == q (ft_mcast.c). */
 #define WC_FTM_MIN_VCS		WC_FT_NSUBNETS
@@ -62,12 +69,23 @@ struct wc_ftm_tables {
 };
 
 /*
- * Header words.  A destination id (bits 0-23), as it stands in a multicast
+ * Header words.  A destination id (bits 0-15), as it stands in a multicast
  * worm; in a detour worm the waypoint carries WC_FTM_WAYPOINT and the
  * destination WC_FTM_PHASE2 and its subnetwork from the waypoint.  At the
  * source a segment's count word carries WC_FTM_DETOUR for a detour worm.
+ *
+ * A planned worm (Strategy 3) has WC_FTM_PLANNED in every word and, in
+ * bits 16-29, the destination's choices: at each router where the header
+ * is in conflict and the destination undetermined (either way is
+ * minimal), bit 16 says where it goes (0: +X, 1: +Y of the canonical
+ * frame), and the router shifts the choices down by one (ftm_routed()).
+ * Whatever the bits, a choice is between two minimal directions.
  */
-#define WC_FTM_NODE_MASK	(BIT(24) - 1)
+#define WC_FTM_NODE_MASK	WORMCAST_PLAN_FTM_NODE		/* bits 0-15 */
+#define WC_FTM_CHOICE_SHIFT	16
+#define WC_FTM_MAX_CHOICES	14
+#define WC_FTM_CHOICE_MASK	WORMCAST_PLAN_FTM_CHOICES	/* bits 16-29 */
+#define WC_FTM_PLANNED		BIT(30)
 #define WC_FTM_Q_SHIFT		24		/* 2 bits: phase-2 subnetwork */
 #define WC_FTM_PHASE2		BIT(26)
 #define WC_FTM_WAYPOINT		BIT(27)
@@ -94,6 +112,10 @@ u32 wc_ftm_waypoint(const struct wc_ftm_tables *t, u32 src, u32 dst);
  * the source decides it)?
  */
 bool wc_ftm_reachable(const struct wc_ftm_tables *t, u32 src, u32 dst);
+
+/* How many of the nodes of @dstmap (@nn bits) @src reaches minimally. */
+u32 wc_ftm_reachable_count(const struct wc_ftm_tables *t, u32 src,
+			   const u32 *dstmap, u32 nn);
 
 extern const struct wc_algo wc_algo_ftmesh;
 

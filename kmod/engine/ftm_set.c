@@ -314,7 +314,7 @@ static int ftm_header(const struct wormcast_ftmesh *h, const struct wc_topo *t,
 	if (h->nnodes != t->nnodes)
 		return refuse(why, "ftmesh table nnodes is not the fabric's");
 	if (h->strategy < WC_FTM_STRATEGY_MIN || h->strategy > WC_FTM_STRATEGY_MAX)
-		return refuse(why, "ftmesh table strategy must be 1 or 2");
+		return refuse(why, "ftmesh table strategy must be 1, 2 or 3");
 	if (h->flags & ~(u32)WORMCAST_FTMESH_F_DETOUR)
 		return refuse(why, "ftmesh table has unknown flags");
 	if (h->reserved)

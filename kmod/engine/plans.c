@@ -125,9 +125,106 @@ static int plan_check(struct wc_plan_set *ps, const struct wc_topo *t,
 	return 0;
 }
 
-int wc_plan_set_build(struct wc_plan_set *ps, const struct wc_topo *t,
-		      const struct wc_label_set *ls, const void *table,
-		      size_t len, const char **why)
+/*
+ * Strategy 3 (ftmesh): check the @nwords words of one plan against the
+ * ftmesh tables @ft and append its destinations and its layout (ft_mcast.h:
+ * per worm its count and words, WC_FTM_PLANNED, then a 0 count).
+ */
+static int ftm_plan_check(struct wc_plan_set *ps, const struct wc_topo *t,
+			  const struct wc_ftm_tables *ft, struct wc_plan *p,
+			  const u32 *w, u32 nwords, u32 *seen, u32 *nd, u32 *nw,
+			  const char **why)
+{
+	u32 i = 0, worm, k, j, d0 = *nd, w0 = *nw, q = 0, lastq = 0;
+	u32 sx = p->src % ft->w, sy = p->src / ft->w;
+	int err = 0;
+
+	p->dsts = d0;
+	p->layout = w0;
+	if (ft->in_block[p->src])
+		return refuse(why, "a plan's source is inside a faulty block");
+	for (worm = 0; worm < p->nworms && !err; worm++) {
+		u32 len;
+
+		if (i >= nwords) {
+			err = refuse(why, "a plan's words end before its last worm");
+			break;
+		}
+		len = w[i++];
+		if (!len) {
+			err = refuse(why, "a plan has an empty worm");
+			break;
+		}
+		if (len > nwords - i) {
+			err = refuse(why, "a worm runs past the plan's words");
+			break;
+		}
+		ps->words[(*nw)++] = len;
+		for (k = 0; k < len; k++) {
+			u32 v = w[i + k], d = v & WC_FTM_NODE_MASK, dq;
+
+			if (v & ~(WC_FTM_NODE_MASK | WC_FTM_CHOICE_MASK)) {
+				err = refuse(why, "a plan's word has bits beyond node and choices");
+				break;
+			}
+			if (d >= t->nnodes) {
+				err = refuse(why, "a destination is not a node of the fabric");
+				break;
+			}
+			if (d == p->src) {
+				err = refuse(why, "a plan sends to its own source");
+				break;
+			}
+			if (seen[d / 32] & BIT(d % 32)) {
+				err = refuse(why, "a destination appears twice in a plan");
+				break;
+			}
+			seen[d / 32] |= BIT(d % 32);
+			ps->dsts[(*nd)++] = d;
+			if (!wc_ftm_reachable(ft, p->src, d)) {
+				err = refuse(why,
+					     "a destination the source cannot reach minimally (in a faulty block or not extended safe)");
+				break;
+			}
+			dq = wc_ft_subnet_of(sx, sy, d % ft->w, d / ft->w);
+			if (k && dq != q) {
+				err = refuse(why, "a worm's destinations are in two subnetworks");
+				break;
+			}
+			q = dq;
+			ps->words[(*nw)++] = v | WC_FTM_PLANNED;
+		}
+		if (err)
+			break;
+		if (worm && q <= lastq) {
+			err = refuse(why, "worms not in increasing subnetwork order");
+			break;
+		}
+		lastq = q;
+		i += len;
+	}
+	if (!err && i != nwords)
+		err = refuse(why, "a plan's word count is not its worms' lengths and destinations");
+	for (j = d0; j < *nd; j++)
+		seen[ps->dsts[j] / 32] &= ~BIT(ps->dsts[j] % 32);
+	if (err)
+		return err;
+	ps->words[(*nw)++] = 0;		/* the layout's end */
+	p->ndsts = *nd - d0;
+	p->nlayout = *nw - w0;
+	return 0;
+}
+
+/* What a plan set is checked against: a label set or ftmesh tables. */
+struct plan_base {
+	const struct wc_label_set *ls;
+	const struct wc_ftm_tables *ft;
+	u32 maxworms;
+};
+
+static int plan_set_build(struct wc_plan_set *ps, const struct wc_topo *t,
+			  const struct plan_base *b, const void *table,
+			  size_t len, const char **why)
 {
 	const struct wormcast_plans *h = table;
 	u32 *seen = NULL, nd = 0, nw = 0, i;
@@ -135,14 +232,9 @@ int wc_plan_set_build(struct wc_plan_set *ps, const struct wc_topo *t,
 	int err = 0;
 
 	memset(ps, 0, sizeof(*ps));
-	if (len < sizeof(*h))
-		return refuse(why, "table shorter than its header");
-	if (!ls || !wc_plan_scheme(ls->scheme))
-		return refuse(why,
-			      "plans need a committed labels table of scheme ocms or otms");
-	if (h->nnodes != t->nnodes || ls->nnodes != t->nnodes)
+	if (h->nnodes != t->nnodes)
 		return refuse(why, "table's node count differs from the fabric's");
-	if (h->reserved[0] || h->reserved[1])
+	if (h->reserved)
 		return refuse(why, "reserved header field is not zero");
 	if (h->nplans > WORMCAST_PLANS_MAX)
 		return refuse(why, "more than WORMCAST_PLANS_MAX plans");
@@ -153,6 +245,7 @@ int wc_plan_set_build(struct wc_plan_set *ps, const struct wc_topo *t,
 		     (size_t)h->nplans * (sizeof(struct wormcast_plan) / 4);
 
 	ps->nnodes = t->nnodes;
+	ps->scheme = h->scheme;
 	ps->nplans = h->nplans;
 	ps->plans = wc_calloc(h->nplans ? h->nplans : 1, sizeof(*ps->plans));
 	ps->dsts = wc_calloc(nwords_all ? nwords_all : 1, sizeof(u32));
@@ -191,7 +284,7 @@ int wc_plan_set_build(struct wc_plan_set *ps, const struct wc_topo *t,
 			err = refuse(why, "a plan's source is not a node of the fabric");
 			break;
 		}
-		if (!ph->nworms || ph->nworms > ls->nports) {
+		if (!ph->nworms || ph->nworms > b->maxworms) {
 			err = refuse(why, "a plan has no worm or more worms than ports");
 			break;
 		}
@@ -211,8 +304,14 @@ int wc_plan_set_build(struct wc_plan_set *ps, const struct wc_topo *t,
 				     "plans not in increasing (source, group) order");
 			break;
 		}
-		err = plan_check(ps, t, ls, p, (const void *)((const u8 *)table + off),
-				 ph->nwords, seen, &nd, &nw, why);
+		if (b->ft)
+			err = ftm_plan_check(ps, t, b->ft, p,
+					     (const void *)((const u8 *)table + off),
+					     ph->nwords, seen, &nd, &nw, why);
+		else
+			err = plan_check(ps, t, b->ls, p,
+					 (const void *)((const u8 *)table + off),
+					 ph->nwords, seen, &nd, &nw, why);
 		if (err)
 			break;
 		off += (size_t)ph->nwords * 4;
@@ -223,6 +322,46 @@ int wc_plan_set_build(struct wc_plan_set *ps, const struct wc_topo *t,
 	if (err)
 		wc_plan_set_free(ps);
 	return err;
+}
+
+int wc_plan_set_build(struct wc_plan_set *ps, const struct wc_topo *t,
+		      const struct wc_label_set *ls, const void *table,
+		      size_t len, const char **why)
+{
+	const struct wormcast_plans *h = table;
+	struct plan_base b = { .ls = ls };
+
+	memset(ps, 0, sizeof(*ps));
+	if (len < sizeof(*h))
+		return refuse(why, "table shorter than its header");
+	if (h->scheme)
+		return refuse(why, "plans of a scheme other than 0 (ocms/otms) need another table");
+	if (!ls || !wc_plan_scheme(ls->scheme))
+		return refuse(why,
+			      "plans need a committed labels table of scheme ocms or otms");
+	if (ls->nnodes != t->nnodes)
+		return refuse(why, "table's node count differs from the fabric's");
+	b.maxworms = ls->nports;
+	return plan_set_build(ps, t, &b, table, len, why);
+}
+
+int wc_plan_set_build_ftm(struct wc_plan_set *ps, const struct wc_topo *t,
+			  const struct wc_ftm_tables *ft, const void *table,
+			  size_t len, const char **why)
+{
+	const struct wormcast_plans *h = table;
+	struct plan_base b = { .ft = ft, .maxworms = WC_FT_NSUBNETS };
+
+	memset(ps, 0, sizeof(*ps));
+	if (len < sizeof(*h))
+		return refuse(why, "table shorter than its header");
+	if (h->scheme != WORMCAST_MCAST_FTMESH)
+		return refuse(why, "plans checked against ftmesh tables must be of scheme ftmesh");
+	if (!ft || ft->strategy != 3)
+		return refuse(why, "ftmesh plans need a committed ftmesh table of strategy 3");
+	if (ft->w * ft->h != t->nnodes || t->kind != WC_TOPO_MESH || t->ndims != 2)
+		return refuse(why, "table's node count differs from the fabric's");
+	return plan_set_build(ps, t, &b, table, len, why);
 }
 
 const struct wc_plan *wc_plan_find(const struct wc_plan_set *ps, u32 src,

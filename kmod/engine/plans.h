@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Multicast plans of the ocms and otms schemes: the multicast stars the
+ * Multicast plans of the ocms, otms and ftmesh (Strategy 3) schemes.
+ *
+ * ocms and otms: the multicast stars the
  * daemon planned (daemon/lib/pathplan.h, Bouchitte, Cohen and Fleury's
  * OCMS and OTMS), one per (source node, group), given as the uapi table
  * struct wormcast_plans and checked here against a label set.
@@ -13,11 +15,24 @@
  * (wc_plan_layout(): the layout of path_mcast.h, one segment per worm, in
  * labels); the label algorithm then sends that layout as it is.  A frame
  * without a matching plan goes by dual-path.
+ *
+ * ftmesh with a table of strategy 3: the plans the daemon made with
+ * Strategy 3 (daemon/lib/ftmcast.h), checked against the ftmesh tables
+ * (wc_plan_set_build_ftm()): a plan's worms are the ftmesh worms of its
+ * destinations the source reaches minimally, one per subnetwork, each
+ * word a node id and the destination's choices at separating points
+ * (ft_mcast.h).  Its layout is the one ft_mcast.c's source would lay
+ * out, the words WC_FTM_PLANNED; a frame matches when the plan's
+ * destinations are exactly the frame's that the source reaches
+ * (wc_ftm_reachable()); the others go by the scheme's fallback (detour
+ * or fault_drops) as without a plan.  A frame without a matching plan
+ * is split by Strategy 2 at the routers.
  */
 #ifndef WC_PLANS_H
 #define WC_PLANS_H
 
 #include "compat.h"
+#include "ft_mcast.h"
 #include "path_mcast.h"
 
 struct wc_plan {
@@ -33,7 +48,10 @@ struct wc_plan {
 struct wc_plan_set {
 	u32 nnodes;
 	u32 nplans;
-	u32 labels_gen;		/* kernel: generation of the labels checked */
+	u32 scheme;		/* 0: ocms/otms; WORMCAST_MCAST_FTMESH */
+	u32 base_gen;		/* kernel: generation of the table it was
+				 * checked against (labels, or ftmesh)
+				 */
 	struct wc_plan *plans;	/* in increasing (src, addr) order */
 	u32 *dsts;		/* every plan's destinations (node ids) */
 	u32 *words;		/* every plan's header layout (labels) */
@@ -49,13 +67,24 @@ struct wc_plan_set {
 int wc_plan_set_build(struct wc_plan_set *ps, const struct wc_topo *t,
 		      const struct wc_label_set *ls, const void *table,
 		      size_t len, const char **why);
+/*
+ * The same for plans of scheme ftmesh (the header's @scheme), against
+ * the tables @ft of a committed ftmesh table of strategy 3.
+ */
+int wc_plan_set_build_ftm(struct wc_plan_set *ps, const struct wc_topo *t,
+			  const struct wc_ftm_tables *ft, const void *table,
+			  size_t len, const char **why);
 void wc_plan_set_free(struct wc_plan_set *ps);
 
 /* The plan of (@src, @addr), or NULL. */
 const struct wc_plan *wc_plan_find(const struct wc_plan_set *ps, u32 src,
 				   const u8 *addr);
 
-/* True if @p's destinations are exactly the @ndsts nodes of @dstmap. */
+/*
+ * True if @p's destinations are exactly the @ndsts nodes of @dstmap (for
+ * ftmesh plans: the frame's destinations the source reaches, counted by
+ * wc_ftm_reachable_count()).
+ */
 bool wc_plan_matches(const struct wc_plan_set *ps, const struct wc_plan *p,
 		     const u32 *dstmap, u32 ndsts);
 

@@ -256,9 +256,9 @@ static void fix_strategy0(struct fblob *f)
 	f->h.strategy = 0;
 }
 
-static void fix_strategy3(struct fblob *f)
+static void fix_strategy4(struct fblob *f)
 {
-	f->h.strategy = 3;
+	f->h.strategy = 4;
 }
 
 static void fix_flags(struct fblob *f)
@@ -389,8 +389,8 @@ static const struct fbad fbad_cases[] = {
 	{ "short header", "shorter than its header",
 	  (long)sizeof(struct fblob), fix_none },
 	{ "nnodes", "nnodes is not the fabric's", 0, fix_nnodes },
-	{ "strategy 0", "strategy must be 1 or 2", 0, fix_strategy0 },
-	{ "strategy 3", "strategy must be 1 or 2", 0, fix_strategy3 },
+	{ "strategy 0", "strategy must be 1, 2 or 3", 0, fix_strategy0 },
+	{ "strategy 4", "strategy must be 1, 2 or 3", 0, fix_strategy4 },
 	{ "flags", "unknown flags", 0, fix_flags },
 	{ "reserved", "reserved field", 0, fix_reserved },
 	{ "nblocks", "WORMCAST_FTMESH_MAX_BLOCKS", 0, fix_nblocks_max },

@@ -17,7 +17,13 @@
 # block.  Member node 21 fails: the diagonal pair 14, 21 closes into the
 # block (2..3, 2..3) by Definition 1, the member in it gets nothing, and
 # delivered + fault_drops = sent x members, exactly.  Repaired: a table
-# without blocks, every member served again.
+# without blocks, every member served again.  Strategy 3: wormcastd with
+# ftmesh_strategy = 3 commits an ftmesh table of strategy 3 and a plans
+# table of scheme ftmesh (every source and group planned); node 21 (3,3)
+# sends to members 4, 24 and 35, one in each of three subnetworks: three
+# worms per datagram, the plan's, no plan fallback, each member once.
+# Node 14 fails: a new ftmesh table and new plans against it (planned
+# after it), and the next round goes by them again.
 . "$(dirname "$0")/lib.sh"
 
 WORMCASTD=${WC_BUILD:-$WC_ROOT/build}/wormcastd
@@ -71,9 +77,10 @@ delivered() {
 	echo $_d
 }
 
-# round WHAT TAG SERVED: N datagrams from SRC.  Every member of SERVED gets
-# each once, the other members none, and delivered + fault_drops = N x
-# members; with a table, one worm per datagram and no fallback.
+# round WHAT TAG SERVED table|fallback [WORMS]: N datagrams from SRC.
+# Every member of SERVED gets each once, the other members none, and
+# delivered + fault_drops = N x members; with a table, WORMS (default 1)
+# worms per datagram and no fallback.
 round() {
 	fd0=$(wc_stat wc fault_drops) f0=$(counter $SRC table_fallback)
 	fa0=$(wc_stat wc fault_absorbed)
@@ -105,7 +112,8 @@ round() {
 	is "$1: no worm branch absorbed at a fault (routed around the blocks)" \
 		$(($(wc_stat wc fault_absorbed) - fa0)) 0
 	if [ "$4" = table ]; then
-		is "$1: one worm per datagram ($_w worms for $_t frames)" "$_w" "$_t"
+		is "$1: ${5:-1} worm(s) per datagram ($_w worms for $_t frames)" \
+			"$_w" $((_t * ${5:-1}))
 		is "$1: no frame routed by the fallback" \
 			$(($(counter $SRC table_fallback) - f0)) 0
 	else
@@ -122,6 +130,7 @@ wait_for 30 mc_all_ready 4 || not_ok "receivers joined"
 round "no table yet" nt " $MEMBERS " fallback
 
 bg "$WORMCASTD"
+wcd=$bg_pid
 if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '[.[] | select(.kind == \"ftmesh\")] | length')\" = 1 ]"; then
 	ok "wormcastd committed an ftmesh table ($(ft '{gen, strategy, nblocks}'))"
 else
@@ -157,6 +166,52 @@ round "nodes 14 and 21 failed" f21 " 4 24 35 " table
 check "node 21 repaired" wormctl fault del wc node 21
 fault_step "node 14 repaired" "wormctl fault del wc node 14" ""
 round "repaired" rep " $MEMBERS " table
+
+t3=$(date +%s)
+N=10
+stop_pids $wcd
+printf 'ftmesh_strategy = 3\nplans_eager_max = 4294967295\n' >"$WC_TMP/s3.conf"
+bg "$WORMCASTD" -c "$WC_TMP/s3.conf"
+# plans JQ: a field of the committed plans table
+plans() {
+	wormctl -j table show -v wc 2>/dev/null |
+		jq -c "[.[] | select(.kind == \"plans\")][0] | $1"
+}
+# s3_ready: an ftmesh table of strategy 3 with plans of scheme ftmesh
+# committed after it (their generation is larger); one light read
+s3_ready() {
+	wormctl -j table show wc 2>/dev/null | jq -e '
+		([.[] | select(.kind == "ftmesh")][0]) as $f |
+		([.[] | select(.kind == "plans")][0]) as $p |
+		$f.strategy == 3 and $p.scheme == "ftmesh" and $p.gen > $f.gen' >/dev/null
+}
+# s3_round WHAT TAG: node 21 sends with its plan
+s3_round() {
+	_nw=$(plans '[.plans[] | select(.src == 21 and .group == "01:00:5e:01:02:03")][0].worms | length')
+	is "$1: the plan of (21, 239.1.2.3) has 3 worms" "$_nw" 3
+	_pf=$(counter 21 plan_fallback)
+	SRC=21 MEMBERS="4 24 35"
+	round "$1" "$2" " $MEMBERS " table "$_nw"
+	SRC=0 MEMBERS="4 21 24 35"
+	is "$1: every frame went by its plan (plan_fallback)" \
+		$(($(counter 21 plan_fallback) - _pf)) 0
+}
+if wait_for 60 s3_ready; then
+	ok "strategy 3: ftmesh table and plans committed ($(ft '{gen, strategy}') $(plans '{gen, scheme, nplans}'))"
+else
+	not_ok "strategy 3: ftmesh table and plans committed" "$(ft '{gen, strategy}') $(plans '{gen, scheme}')" \
+		"$(tail -n 5 "$WC_TMP/bg.log")"
+fi
+s3_round "strategy 3" s3
+check "strategy 3: node 14 fails" wormctl fault add wc node 14
+if wait_blocks "2,2-2,2" && wait_for 30 s3_ready; then
+	ok "strategy 3, node 14 failed: new ftmesh table, plans against it ($(ft '{gen, nblocks}') $(plans '{gen}'))"
+else
+	not_ok "strategy 3, node 14 failed: new ftmesh table, plans against it" \
+		"$(tail -n 5 "$WC_TMP/bg.log")"
+fi
+s3_round "strategy 3, node 14 failed" s3f
+diag "strategy 3 part: $(($(date +%s) - t3)) s"
 mc_recv_stop
 
 is "no drop counter moved but fault_drops" \

@@ -201,16 +201,43 @@ static int cmp_u32(const void *a, const void *b)
 struct tally {
 	u32 runs, dests, reached, unreach;
 	u32 bad_status, bad_count, bad_links, bad_msg, bad_hops, stalled;
+	u32 bad_plan;		/* a Strategy 3 plan the header cannot carry */
 	u64 steps, unicast;
 };
 
 /*
- * One multicast through the engine and through the planner: same
- * destinations reached, same number of links, the same links.
+ * A Strategy 3 plan as the kernel lays it out for the source (plans.h):
+ * the plan's worms (wc_ft_plan_worms(), the PLANS table's words), each
+ * destination word WC_FTM_PLANNED, a 0 count at the end.  False if the
+ * plan cannot be carried.
  */
-static u32 compare(struct rig *r, const struct wc_faultinfo *fi, u32 src,
-		   const u32 *dst, u32 nd, u32 strategy, u64 seed,
-		   struct tally *ty)
+static bool preset(struct tmsg *t, const struct wc_faultinfo *fi,
+		   const struct wc_ft_plan *p)
+{
+	u32 nworms, pos = 0, k;
+	int n = wc_ft_plan_worms(fi, p, t->hdr, &nworms);
+
+	if (n < 0 || (u32)n + 1 > t->m->hdr_max)
+		return false;
+	while (pos < (u32)n) {
+		for (k = 1; k <= t->hdr[pos]; k++)
+			t->hdr[pos + k] |= WC_FTM_PLANNED;
+		pos += 1 + t->hdr[pos];
+	}
+	t->hdr[n] = 0;
+	t->m->hdr_preset = true;
+	return true;
+}
+
+/*
+ * One multicast through the engine and through the planner: same
+ * destinations reached, same number of links, the same links.  With
+ * @planned, the message carries the plan's worms (Strategy 3: the
+ * choices at its separating points); else the routers decide alone.
+ */
+static u32 compare_as(struct rig *r, const struct wc_faultinfo *fi, u32 src,
+		      const u32 *dst, u32 nd, u32 strategy, u64 seed,
+		      bool planned, struct tally *ty)
 {
 	struct wc_ft_plan_opts o = { .strategy = strategy, .seed = seed };
 	struct wc_engine_stats s0, s1;
@@ -223,6 +250,12 @@ static u32 compare(struct rig *r, const struct wc_faultinfo *fi, u32 src,
 		return 0;
 	}
 	t = msg_new(r, src, dst, nd, true);
+	if (planned && !preset(t, fi, &p)) {
+		ty->bad_plan++;
+		wc_ft_plan_free(&p);
+		msg_free(t);
+		return 0;
+	}
 	wc_engine_get_stats(r->e, &s0);
 	r->dup = r->miss = r->lost_bad = 0;
 	r->hops_owed = 0;
@@ -277,6 +310,31 @@ static u32 compare(struct rig *r, const struct wc_faultinfo *fi, u32 src,
 	return nl;
 }
 
+/* Choices a Strategy 3 plan of the group carries. */
+static u32 count_choices(const struct wc_faultinfo *fi, u32 src, const u32 *dst,
+			 u32 nd)
+{
+	struct wc_ft_plan_opts o = { .strategy = 3 };
+	struct wc_ft_plan p;
+	u32 i, n = 0;
+
+	if (wc_ft_plan(fi, src, dst, nd, &o, &p, NULL))
+		return 0;
+	for (i = 0; i < nd; i++)
+		if (p.status[i] == WC_FT_DST_OK)
+			n += p.nchoices[i];
+	wc_ft_plan_free(&p);
+	return n;
+}
+
+static u32 compare(struct rig *r, const struct wc_faultinfo *fi, u32 src,
+		   const u32 *dst, u32 nd, u32 strategy, u64 seed,
+		   struct tally *ty)
+{
+	return compare_as(r, fi, src, dst, nd, strategy, seed, strategy == 3,
+			  ty);
+}
+
 static void build_fig7(struct wc_faultinfo *fi)
 {
 	u32 f[18], n = 0, x, y;
@@ -321,8 +379,16 @@ static void test_fig7a(void)
 	     seen39, seen35);
 	ok(seen35 && seen39 && !other,
 	   "Strategy 1 in the engine: 39 (Y group) or 35 (X group), the paper's");
+	r = rig_new(&fi, 3, 0, WC_REPL_LOCKSTEP, 1);
+	ok(r != NULL, "Fig. 7(a): Strategy 3 tables");
+	steps = compare(r, &fi, 0, dst, 3, 3, 0, &ty);
+	is_int(steps, 35, "Strategy 3 planned, in the engine: 35 traffic steps (the planner's)");
+	steps = compare_as(r, &fi, 0, dst, 3, 2, 0, false, &ty);
+	is_int(steps, 35, "Strategy 3 tables, no plan: the routers split by Strategy 2");
+	rig_free(r);
 	is_int(ty.bad_count + ty.bad_links + ty.bad_status + ty.bad_msg +
-	       ty.bad_hops, 0, "Fig. 7(a): the engine's links are the planner's");
+	       ty.bad_hops + ty.bad_plan, 0,
+	       "Fig. 7(a): the engine's links are the planner's");
 	wc_fi_free(&fi);
 }
 
@@ -331,7 +397,8 @@ static void random_case(u32 w, u32 h, u32 nfaults, u32 trials, u32 maxd,
 {
 	const char *rn = repl == WC_REPL_ASYNC ? "async" : "lock-step";
 	struct tally ty = { 0 };
-	u32 trial, s;
+	u64 steps[4] = { 0 }, rng0;
+	u32 trial, s, choices = 0;
 
 	for (trial = 0; trial < trials; trial++) {
 		u32 *f = malloc((nfaults + 1) * sizeof(u32)), i;
@@ -345,13 +412,15 @@ static void random_case(u32 w, u32 h, u32 nfaults, u32 trials, u32 maxd,
 			ty.bad_status++;
 			goto next;
 		}
-		for (s = 1; s <= 2; s++) {
+		rng0 = rng_state;
+		for (s = 1; s <= 3; s++) {
 			/* async: buffers that hold a whole worm */
 			struct rig *r = rig_new(&fi, s, trial + 1, repl,
 						repl == WC_REPL_ASYNC ?
 						WC_MAX_BUF_FLITS : 1);
 			u32 g;
 
+			rng_state = rng0;	/* the same groups for each */
 			for (g = 0; g < 4; g++) {
 				u32 src, nd = 1 + rnd(maxd), n = 0;
 
@@ -368,7 +437,15 @@ static void random_case(u32 w, u32 h, u32 nfaults, u32 trials, u32 maxd,
 						dst[n++] = d;
 					}
 				}
-				compare(r, &fi, src, dst, nd, s, trial + 1, &ty);
+				steps[s] += compare(r, &fi, src, dst, nd, s,
+						    trial + 1, &ty);
+				if (s == 3) {
+					/* no plan: Strategy 2's routes */
+					compare_as(r, &fi, src, dst, nd, 2,
+						   trial + 1, false, &ty);
+					choices += count_choices(&fi, src, dst,
+								 nd);
+				}
 			}
 			rig_free(r);
 		}
@@ -382,10 +459,19 @@ next:
 	     w, h, nfaults, rn, ty.runs, ty.stalled, ty.dests, ty.reached,
 	     ty.unreach, (unsigned long long)ty.steps,
 	     (unsigned long long)ty.unicast);
+	diag("%ux%u, %u faults, %s: traffic steps Strategy 1 %llu, 2 %llu, 3 (planned, %u choices carried) %llu",
+	     w, h, nfaults, rn, (unsigned long long)steps[1],
+	     (unsigned long long)steps[2], choices,
+	     (unsigned long long)steps[3]);
 	if (repl == WC_REPL_ASYNC)
 		is_int(ty.stalled, 0, "%ux%u, %u faults, async: no multicast stalls",
 		       w, h, nfaults);
-	ok(ty.runs == trials * 8 && ty.reached > ty.runs,
+	is_int(ty.bad_plan, 0, "%ux%u, %u faults, %s: every Strategy 3 plan fits the header",
+	       w, h, nfaults, rn);
+	ok(choices && steps[3] < steps[2],
+	   "%ux%u, %u faults, %s: Strategy 3 plans make choices and take fewer steps than Strategy 2",
+	   w, h, nfaults, rn);
+	ok(ty.runs == trials * 16 && ty.reached > ty.runs,
 	   "%ux%u, %u faults, %s: %u multicasts ran", w, h, nfaults, rn, ty.runs);
 	is_int(ty.bad_status, 0, "%ux%u, %u faults, %s: reached exactly the planner's destinations, each once",
 	       w, h, nfaults, rn);
@@ -484,8 +570,11 @@ static void test_check(void)
 	       "a 3-D mesh refused");
 	diag("%s", why);
 	wc_fi_build(&fi, 8, 8, NULL, 0, NULL, 0, NULL);
-	is_int(wc_ftm_tables_build(&fi, 3, 0, &tab), -EOPNOTSUPP,
-	       "Strategy 3 is not a per-hop decision: no tables");
+	is_int(wc_ftm_tables_build(&fi, 3, 0, &tab), 0,
+	       "Strategy 3 tables (plans split, Strategy 2 without one)");
+	wc_ftm_tables_free(&tab);
+	is_int(wc_ftm_tables_build(&fi, 4, 0, &tab), -EINVAL,
+	       "no Strategy 4");
 	wc_fi_free(&fi);
 }
 

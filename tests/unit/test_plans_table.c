@@ -387,7 +387,7 @@ static void bad_tables(void)
 	refused(&ls, &b, b.len, "node count", "nnodes 63 on 64 nodes");
 
 	tb_hdr(&b, 64, 1);
-	((struct wormcast_plans *)b.buf)->reserved[1] = 1;
+	((struct wormcast_plans *)b.buf)->reserved = 1;
 	tb_plan(&b, grp, n0, 2, good, 5);
 	refused(&ls, &b, b.len, "reserved header", "reserved header word");
 

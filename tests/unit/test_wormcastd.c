@@ -521,7 +521,7 @@ static void test_config(void)
 		{ " = best\n", "t.conf:1: missing key" },
 		{ "rt_pair =\n", "t.conf:1: \"rt_pair\" needs a value" },
 		{ "trials = 1x\n", "t.conf:1: trials" },
-		{ "ftmesh_strategy = 3\n", "t.conf:1: ftmesh_strategy \"3\": expected 1 or 2" },
+		{ "ftmesh_strategy = 4\n", "t.conf:1: ftmesh_strategy \"4\": expected 1, 2 or 3" },
 		{ "ftmesh_strategy = 0\n", "t.conf:1: ftmesh_strategy \"0\"" },
 		{ "ftmesh_strategy = 12\n", "t.conf:1: ftmesh_strategy \"12\"" },
 		{ "ftmesh_strategy = 2x\n", "t.conf:1: ftmesh_strategy" },

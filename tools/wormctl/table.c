@@ -164,6 +164,7 @@ static int wc_plans_decode(const void *buf, size_t len, struct wc_table_view *v,
 			       len, hdr);
 	memcpy(&p, buf, hdr);
 	v->kind = WORMCAST_TABLE_PLANS;
+	v->scheme = p.scheme;		/* 0: ocms/otms */
 	v->nnodes = p.nnodes;
 	v->nplans = p.nplans;
 	v->plans = (const uint8_t *)buf + hdr;
@@ -307,10 +308,13 @@ static void show_labels(struct out *o, const struct wc_table_view *v)
 /*
  * Every plan: source, group, worms (node ids in visiting order).  JSON
  * "plans": [{src, group, worms: [[..], ..]}].  Stops at a plan that does
- * not fit the bytes (the kernel validated them).
+ * not fit the bytes (the kernel validated them).  ftmesh (Strategy 3)
+ * plans: a destination with choices shows them, "NODE/0xCHOICES" (bit 0
+ * the first choice, 1 for +Y), in JSON also "choices": [[..], ..].
  */
 static void show_plans(struct out *o, const struct wc_table_view *v)
 {
+	bool ftm = v->scheme == WORMCAST_MCAST_FTMESH;
 	size_t off = 0;
 	uint32_t i, w, k;
 
@@ -349,19 +353,41 @@ static void show_plans(struct out *o, const struct wc_table_view *v)
 			else
 				fputs(w ? " |" : "", o->fp);
 			for (k = 0; k < len && pos < p.nwords; k++, pos++) {
-				uint32_t d;
+				uint32_t d, c = 0;
 
 				memcpy(&d, q + 4 * pos, 4);
+				if (ftm) {
+					c = (d & WORMCAST_PLAN_FTM_CHOICES) >> 16;
+					d &= WORMCAST_PLAN_FTM_NODE;
+				}
 				if (o->json)
 					json_u64(o, NULL, d);
+				else if (c)
+					fprintf(o->fp, " %u/%#x", d, c);
 				else
 					fprintf(o->fp, " %u", d);
 			}
 			if (o->json)
 				json_close_array(o);
 		}
-		if (o->json) {
+		if (o->json)
 			json_close_array(o);
+		if (o->json && ftm) {
+			json_open_array(o, "choices");
+			for (w = 0, pos = 0; w < p.nworms && pos < p.nwords; w++) {
+				memcpy(&len, q + 4 * pos++, 4);
+				json_open_array(o, NULL);
+				for (k = 0; k < len && pos < p.nwords; k++, pos++) {
+					uint32_t d;
+
+					memcpy(&d, q + 4 * pos, 4);
+					json_u64(o, NULL, (d & WORMCAST_PLAN_FTM_CHOICES) >> 16);
+				}
+				json_close_array(o);
+			}
+			json_close_array(o);
+		}
+		if (o->json) {
 			json_close_object(o);
 		} else {
 			fputc('\n', o->fp);
@@ -595,7 +621,7 @@ void show_table(struct out *o, const struct wc_table_info *t,
 	out_string(o, "kind", "%s", kind);
 	out_u64(o, "gen", " gen %" PRIu64, t->gen);
 	out_u64(o, "size", " size %" PRIu64, t->size);
-	if (v && v->kind != WORMCAST_TABLE_PLANS) {
+	if (v && (v->kind != WORMCAST_TABLE_PLANS || v->scheme)) {
 		scheme = wc_mcast_scheme_name(v->scheme);
 		if (!scheme) {
 			snprintf(buf, sizeof(buf), "scheme-%u", v->scheme);

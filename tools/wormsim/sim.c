@@ -764,9 +764,9 @@ static int resolve_ftmesh(const struct raw_args *a, struct sim_config *cfg,
 		return errf(err, len, 1,
 			    "--algo and --multicast ftmesh are exclusive: ftmesh routes every message");
 	if (a->ft_strategy &&
-	    !parse_u64(a->ft_strategy, WC_FTM_STRATEGY_MIN, WC_FTM_STRATEGY_MAX, &v))
+	    !parse_u64(a->ft_strategy, WC_FTM_STRATEGY_MIN, 2, &v))
 		return errf(err, len, 1,
-			    "--ft-strategy: expected 1 or 2 (Strategy 3 plans per source and group, not per hop), got '%s'",
+			    "--ft-strategy: expected 1 or 2 (Strategy 3 plans per source and group: wormsim does not plan them), got '%s'",
 			    a->ft_strategy);
 	if (cfg->mcast0 || cfg->bcast)
 		return errf(err, len, 1, "--multicast ftmesh goes with traffic runs");

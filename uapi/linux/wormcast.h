@@ -449,33 +449,51 @@ struct wormcast_labels {
 };
 
 /*
- * WORMCAST_TABLE_PLANS: the multicast stars the daemon planned for the
- * ocms and otms schemes, one per (source node, group): @nplans plans
- * follow the header in strictly increasing (source, address) order (the
- * address compared bytewise), each a struct wormcast_plan and its @nwords u32
- * words: for each of its @nworms worms, the worm's destination count then
- * its destinations (node ids) in visiting order.  The kernel checks them
- * against the committed labels table (which must be of scheme ocms or
- * otms): sizes within the bounds below, nodes in range, no (source,
- * group) twice, every worm non-empty and label-monotone away from the
- * source (routing R reaches its destinations in that order), the worms
- * leaving the source through distinct ports, no destination twice and
- * never the source.  A plan is used for a frame from @src to @addr only
- * when its destinations are exactly the frame's receivers.
+ * WORMCAST_TABLE_PLANS: the multicast plans the daemon made, one per
+ * (source node, group): @nplans plans follow the header in strictly
+ * increasing (source, address) order (the address compared bytewise),
+ * each a struct wormcast_plan and its @nwords u32 words: for each of its
+ * @nworms worms, the worm's destination count then its destinations in
+ * visiting order.  A plan is used for a frame from @src to @addr only
+ * when its destinations are exactly the frame's receivers (ftmesh: the
+ * receivers the source reaches minimally).  Common checks: sizes within
+ * the bounds below, nodes in range, no (source, group) twice, every worm
+ * non-empty, no destination twice and never the source.
+ *
+ * @scheme 0: the multicast stars of ocms and otms, destinations as node
+ * ids, checked against the committed labels table (of scheme ocms or
+ * otms): every worm label-monotone away from the source (routing R
+ * reaches its destinations in that order), the worms leaving the source
+ * through distinct ports.
+ *
+ * @scheme WORMCAST_MCAST_FTMESH: Strategy 3 plans of the safety-level
+ * paper, checked against the committed ftmesh table (of strategy 3): at
+ * most 4 worms, one per subnetwork in increasing order (0 +X+Y, 1 +X-Y,
+ * 2 -X+Y, 3 -X-Y, from the source), each word a destination's node id
+ * (bits 0-15, WORMCAST_PLAN_FTM_NODE) and its choices (bits 16-29,
+ * WORMCAST_PLAN_FTM_CHOICES): at each router where the worm is in
+ * conflict and the destination undetermined, in path order from bit 16,
+ * 0 for +X and 1 for +Y of the subnetwork's canonical frame; no other
+ * bit; every destination outside the blocks and extended safe from the
+ * source, which is outside them (Documentation/faults.rst, "Strategy 3
+ * in the kernel").
  */
+#define WORMCAST_PLAN_FTM_NODE		0x0000ffffu
+#define WORMCAST_PLAN_FTM_CHOICES	0x3fff0000u
 #define WORMCAST_PLANS_MAX		65536	/* plans in a table */
 
 struct wormcast_plans {
 	__u32 nnodes;			/* the fabric's */
 	__u32 nplans;
-	__u32 reserved[2];		/* 0 */
+	__u32 scheme;			/* 0 (ocms/otms) or WORMCAST_MCAST_FTMESH */
+	__u32 reserved;			/* 0 */
 };
 
 struct wormcast_plan {
 	__u8 addr[6];			/* the group's multicast MAC */
 	__u16 reserved;			/* 0 */
 	__u32 src;			/* source node */
-	__u32 nworms;			/* 1 .. the source's ports */
+	__u32 nworms;			/* 1 .. the source's ports (ftmesh: 4) */
 	__u32 nwords;			/* nworms + destinations */
 };
 
@@ -529,7 +547,7 @@ struct wormcast_bcast_send {
 
 struct wormcast_ftmesh {
 	__u32 nnodes;			/* the fabric's: w * h */
-	__u32 strategy;			/* 1 or 2 (the paper's Strategies) */
+	__u32 strategy;			/* 1, 2 or 3 (the paper's Strategies) */
 	__u32 flags;			/* WORMCAST_FTMESH_F_* */
 	__u32 nblocks;
 	__u32 nrecs;
