@@ -36,6 +36,23 @@ static int plan_cmp(u32 src, const u8 *addr, const struct wc_plan *p)
 }
 
 /*
+ * The length of a plan's next worm, the word at w[*@i] of @nwords: at
+ * least one word and none past the plan's.  *@i moves past it.
+ */
+static int plan_worm_len(const u32 *w, u32 nwords, u32 *i, u32 *len,
+			 const char **why)
+{
+	if (*i >= nwords)
+		return refuse(why, "a plan's words end before its last worm");
+	*len = w[(*i)++];
+	if (!*len)
+		return refuse(why, "a plan has an empty worm");
+	if (*len > nwords - *i)
+		return refuse(why, "a worm runs past the plan's words");
+	return 0;
+}
+
+/*
  * Check the @nwords words of one plan (@p->src set) and append its
  * destinations and layout at *@nd and *@nw.  @seen is a scratch bitmap of
  * the nodes, clear on entry and on return.
@@ -57,19 +74,9 @@ static int plan_check(struct wc_plan_set *ps, const struct wc_topo *t,
 		u32 len, port, prev = own;
 		bool up = false;
 
-		if (i >= nwords) {
-			err = refuse(why, "a plan's words end before its last worm");
+		err = plan_worm_len(w, nwords, &i, &len, why);
+		if (err)
 			break;
-		}
-		len = w[i++];
-		if (!len) {
-			err = refuse(why, "a plan has an empty worm");
-			break;
-		}
-		if (len > nwords - i) {
-			err = refuse(why, "a worm runs past the plan's words");
-			break;
-		}
 		ps->words[(*nw)++] = len;
 		for (k = 0; k < len; k++) {
 			u32 v = w[i + k], l;
@@ -146,19 +153,9 @@ static int ftm_plan_check(struct wc_plan_set *ps, const struct wc_topo *t,
 	for (worm = 0; worm < p->nworms && !err; worm++) {
 		u32 len;
 
-		if (i >= nwords) {
-			err = refuse(why, "a plan's words end before its last worm");
+		err = plan_worm_len(w, nwords, &i, &len, why);
+		if (err)
 			break;
-		}
-		len = w[i++];
-		if (!len) {
-			err = refuse(why, "a plan has an empty worm");
-			break;
-		}
-		if (len > nwords - i) {
-			err = refuse(why, "a worm runs past the plan's words");
-			break;
-		}
 		ps->words[(*nw)++] = len;
 		for (k = 0; k < len; k++) {
 			u32 v = w[i + k], d = v & WC_FTM_NODE_MASK, dq;
