@@ -595,7 +595,9 @@ def plans_checks():
     bad = [
         ('nnodes of another fabric', plans_blob([(grp, 0, [[1, 2], [15]])], nnodes=20),
          'node count'),
-        ('reserved header word', plans_blob([(grp, 0, [[1, 2], [15]])], reserved=(1, 0)),
+        ('plans scheme 1 on an ocms fabric', plans_blob([(grp, 0, [[1, 2], [15]])], reserved=(1, 0)),
+         'scheme other than 0'),
+        ('reserved header word', plans_blob([(grp, 0, [[1, 2], [15]])], reserved=(0, 1)),
          'reserved'),
         ('a unicast group address', plans_blob([(bytes([2, 0x77, 0, 1, 0, 3]), 0, [[1]])]),
          'multicast MAC'),
