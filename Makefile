@@ -23,8 +23,8 @@
 #   make path-figs  dual-path, multipath, OCMS, OTMS on meshes with wormsim:
 #                   traffic and latency under load (a few minutes on 1 core)
 #   make ft-figs    fault-tolerant multicast (ftmesh) under load on a 50x50
-#                   mesh with 50, 100, 150 faulty nodes (a few minutes):
-#                   Documentation/images/ft-load.*
+#                   mesh with 50, 100, 150 faulty nodes, Strategies 1 to 3
+#                   (a few minutes): Documentation/images/ft-load.*
 #   make dcf-figs   Figs. 8 and 9 of the DCF paper with wormsim --bcast
 #                   (seconds): Documentation/images/dcf-fig{8,9}.*
 #   make fuzz       libFuzzer harnesses, a long run (FUZZ_TIME s per target)

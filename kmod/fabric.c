@@ -367,18 +367,14 @@ static void wc_use_plan(struct wc_fabric *f, u32 src, struct wc_msg *m,
 	struct wc_table *t = wc_tables_peek_rcu(&f->tables,
 						WORMCAST_TABLE_PLANS);
 	const struct wc_plan *p = NULL;
-	u32 want = m->ndsts;
 
 	if (t && m->hdr && t->u.plans.base_gen == f->run_table->gen)
 		p = wc_plan_find(&t->u.plans, src, mac);
-	if (p && t->u.plans.scheme == WORMCAST_MCAST_FTMESH)
-		want = wc_ftm_reachable_count(&f->run_table->u.ftm.tab, src,
-					      m->dstmap, f->nnodes);
-	if (p && wc_plan_matches(&t->u.plans, p, m->dstmap, want) &&
-	    wc_plan_layout(&t->u.plans, p, m->hdr, m->hdr_max)) {
-		m->hdr_preset = true;
+	/* an ftmesh plan's base is the ftmesh run table (same generation) */
+	if (p && wc_plan_use(&t->u.plans, p,
+			     f->run_scheme == WORMCAST_MCAST_FTMESH ?
+			     &f->run_table->u.ftm.tab : NULL, m))
 		return;
-	}
 	wc_count_napi(f, src, WORMCAST_CNT_PLAN_FALLBACK, 1);
 	/* tell the daemon once, so that it plans the pair (lazy planning) */
 	if (wc_mcindex_note_unplanned(f->mc, mac, src))

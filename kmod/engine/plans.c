@@ -402,3 +402,20 @@ u32 wc_plan_layout(const struct wc_plan_set *ps, const struct wc_plan *p,
 	memcpy(words, ps->words + p->layout, p->nlayout * sizeof(u32));
 	return p->nlayout;
 }
+
+bool wc_plan_use(const struct wc_plan_set *ps, const struct wc_plan *p,
+		 const struct wc_ftm_tables *ft, struct wc_msg *m)
+{
+	u32 want = m->ndsts;
+
+	if (!p || !m->hdr || (ps->scheme == WORMCAST_MCAST_FTMESH && !ft))
+		return false;
+	if (ps->scheme == WORMCAST_MCAST_FTMESH)
+		want = wc_ftm_reachable_count(ft, m->src, m->dstmap,
+					      ps->nnodes);
+	if (!wc_plan_matches(ps, p, m->dstmap, want) ||
+	    !wc_plan_layout(ps, p, m->hdr, m->hdr_max))
+		return false;
+	m->hdr_preset = true;
+	return true;
+}

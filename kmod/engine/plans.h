@@ -95,6 +95,17 @@ bool wc_plan_matches(const struct wc_plan_set *ps, const struct wc_plan *p,
 u32 wc_plan_layout(const struct wc_plan_set *ps, const struct wc_plan *p,
 		   u32 *words, u32 max);
 
+/*
+ * A source's use of @p, the plan of @m's (source, group) or NULL
+ * (kmod/fabric.c, wormsim): if @p's destinations are exactly @m's (a plan
+ * of scheme ftmesh: those m->src reaches under the ftmesh tables @ft,
+ * wc_ftm_reachable_count(); without @ft it never matches) and its layout
+ * fits m->hdr_max, copy the layout into m->hdr and set m->hdr_preset.
+ * False otherwise: the frame goes by the scheme's fallback.
+ */
+bool wc_plan_use(const struct wc_plan_set *ps, const struct wc_plan *p,
+		 const struct wc_ftm_tables *ft, struct wc_msg *m);
+
 /* True for ocms and otms, the schemes that send plans. */
 bool wc_plan_scheme(u32 scheme);
 

@@ -138,11 +138,7 @@ static u32 send_one(struct rig *r, const struct wc_faultinfo *fi,
 	m->trace = &tr;
 	/* kmod/fabric.c, wc_use_plan() */
 	p = wc_plan_find(ps, src, addr);
-	if (p && wc_plan_matches(ps, p, m->dstmap,
-				 wc_ftm_reachable_count(&r->tab, src, m->dstmap,
-							r->topo.nnodes)) &&
-	    wc_plan_layout(ps, p, m->hdr, m->hdr_max)) {
-		m->hdr_preset = true;
+	if (wc_plan_use(ps, p, &r->tab, m)) {
 		ty->planned++;
 	} else {
 		ty->fallback++;

@@ -364,7 +364,10 @@ void sim_usage(FILE *f)
 "                       tolerant minimal multicast routed by the routers,\n"
 "                       unicast included, around faulty blocks\n"
 "  --ft-strategy N      ftmesh: Strategy 1 (random) or 2 (larger offset,\n"
-"                       default) at separating points\n"
+"                       default) at separating points; 3: each multicast\n"
+"                       sent as the planner's Strategy 3 plan (greedy MT\n"
+"                       trees, daemon/lib/ftmcast.c) as the kernel sends\n"
+"                       wormcastd's plans, unicast by Strategy 2\n"
 "  --ft-detour          ftmesh: a destination the source cannot reach\n"
 "                       minimally gets a unicast detour through a waypoint\n"
 "                       (needs --vcs 8) instead of being left out\n"
@@ -764,9 +767,10 @@ static int resolve_ftmesh(const struct raw_args *a, struct sim_config *cfg,
 		return errf(err, len, 1,
 			    "--algo and --multicast ftmesh are exclusive: ftmesh routes every message");
 	if (a->ft_strategy &&
-	    !parse_u64(a->ft_strategy, WC_FTM_STRATEGY_MIN, 2, &v))
+	    !parse_u64(a->ft_strategy, WC_FTM_STRATEGY_MIN,
+		       WC_FTM_STRATEGY_MAX, &v))
 		return errf(err, len, 1,
-			    "--ft-strategy: expected 1 or 2 (Strategy 3 plans per source and group: wormsim does not plan them), got '%s'",
+			    "--ft-strategy: expected 1, 2 or 3, got '%s'",
 			    a->ft_strategy);
 	if (cfg->mcast0 || cfg->bcast)
 		return errf(err, len, 1, "--multicast ftmesh goes with traffic runs");
@@ -1133,7 +1137,7 @@ static int resolve_ft_faults(const struct raw_args *a, struct sim_config *cfg,
 			    ret == -ENOMEM ? "out of memory" : why);
 	cfg->nft_blocks = fi.nblocks;
 	ret = wc_ftm_tables_build(&fi, cfg->ft_strategy, cfg->seed, &cfg->ftm);
-	wc_fi_free(&fi);
+	cfg->ft_fi = fi;	/* Strategy 3 plans on it; freed with cfg */
 	if (ret)
 		return errf(err, len, 1, "ftmesh tables: %s", strerror(-ret));
 	cfg->ftm.detour = cfg->ft_detour;
@@ -1314,6 +1318,7 @@ void sim_config_free(struct sim_config *cfg)
 	cfg->fault_nodes = NULL;
 	cfg->nfault_nodes = 0;
 	wc_ftm_tables_free(&cfg->ftm);
+	wc_fi_free(&cfg->ft_fi);
 }
 
 const char *sim_scheme_label(const struct sim_config *cfg, char *buf,
@@ -1531,7 +1536,11 @@ struct sim_planner {
 	enum wc_pathplan_algo algo;
 	const struct wc_topo *t;
 	const struct wc_label_set *ls;	/* the run's, scheme ocms or otms */
+	/* ftmesh Strategy 3: the faults and the run's tables, else NULL */
+	const struct wc_faultinfo *fi;
+	const struct wc_ftm_tables *ftm;
 	u32 *dests;			/* scratch: a message's destinations */
+	u32 steps;			/* the last plan's channels */
 };
 
 int sim_plan_algo(u32 scheme, enum wc_pathplan_algo *algo)
@@ -1549,11 +1558,15 @@ struct sim_planner *sim_planner_new(const struct sim_config *cfg,
 	struct sim_planner *pl;
 
 	*err = 0;
-	if (!ls || !wc_plan_scheme(cfg->mcast_scheme))
+	if (cfg->ftmesh ? cfg->ft_strategy != WC_FT_STRATEGY3 :
+	    !ls || !wc_plan_scheme(cfg->mcast_scheme))
 		return NULL;
 	pl = calloc(1, sizeof(*pl));
-	if (!pl || sim_plan_algo(cfg->mcast_scheme, &pl->algo) ||
-	    wc_labeling_init(&pl->lb, &cfg->topo)) {
+	if (pl && cfg->ftmesh) {
+		pl->fi = &cfg->ft_fi;
+		pl->ftm = &cfg->ftm;
+	} else if (!pl || sim_plan_algo(cfg->mcast_scheme, &pl->algo) ||
+		   wc_labeling_init(&pl->lb, &cfg->topo)) {
 		*err = pl ? -EINVAL : -ENOMEM;
 		free(pl);
 		return NULL;
@@ -1573,49 +1586,89 @@ void sim_planner_free(struct sim_planner *pl)
 {
 	if (!pl)
 		return;
-	wc_labeling_free(&pl->lb);
+	if (!pl->fi)
+		wc_labeling_free(&pl->lb);
 	free(pl->dests);
 	free(pl);
 }
 
+u32 sim_plan_steps(const struct sim_planner *pl)
+{
+	return pl->steps;
+}
+
+static const u8 sim_grp[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 };
+
+/* ocms, otms: wormcastd's one-plan table of (m->src, sim_grp). */
+static int plan_mstar(struct sim_planner *pl, const struct wc_msg *m, u32 k,
+		      void **bytes, size_t *len)
+{
+	struct wc_plans_enc enc;
+	struct wc_mstar ms;
+	int err;
+
+	err = wc_pathplan(&pl->lb, pl->algo, m->src, pl->dests, k, &ms);
+	if (err)
+		return err;
+	pl->steps = ms.channels;
+	err = wc_plans_enc_init(&enc, pl->t->nnodes);
+	if (!err)
+		err = wc_plans_enc_add(&enc, sim_grp, &ms);
+	wc_mstar_free(&ms);
+	if (!err)
+		wc_plans_enc_finish(&enc, bytes, len);
+	wc_plans_enc_free(&enc);
+	return err;
+}
+
+/* ftmesh Strategy 3: the same, wormcastd's table for the one pair. */
+static int plan_ftm(struct sim_planner *pl, const struct wc_msg *m, u32 k,
+		    void **bytes, size_t *len)
+{
+	struct wc_group_in g = {
+		.nmembers = k, .members = pl->dests,
+		.nsources = 1, .sources = &m->src,
+	};
+	struct wc_plans_stats st;
+	int err;
+
+	memcpy(g.addr, sim_grp, sizeof(g.addr));
+	err = wc_ftm_plans_table_build(pl->fi, &g, 1, false, bytes, len, &st);
+	if (!err && !st.plans) {
+		free(*bytes);
+		return -E2BIG;	/* skipped: too many choices, none reached */
+	}
+	pl->steps = (u32)st.channels;
+	return err;
+}
+
 int sim_plan_msg(struct sim_planner *pl, struct wc_msg *m)
 {
-	static const u8 grp[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 };
-	const struct wc_plan *p;
-	struct wc_plans_enc enc;
 	struct wc_plan_set ps;
-	struct wc_mstar ms;
+	u32 v, k = 0;
 	void *bytes;
 	size_t len;
-	u32 v, k = 0;
 	int err;
 
 	for (v = 0; v < pl->t->nnodes; v++)
 		if (m->dstmap[v / 32] & (1u << (v % 32)))
 			pl->dests[k++] = v;
-	err = wc_pathplan(&pl->lb, pl->algo, m->src, pl->dests, k, &ms);
+	if (pl->fi)
+		err = plan_ftm(pl, m, k, &bytes, &len);
+	else
+		err = plan_mstar(pl, m, k, &bytes, &len);
 	if (err)
 		return err;
-	err = wc_plans_enc_init(&enc, pl->t->nnodes);
-	if (!err)
-		err = wc_plans_enc_add(&enc, grp, &ms);
-	wc_mstar_free(&ms);
-	if (err) {
-		wc_plans_enc_free(&enc);
-		return err;
-	}
-	wc_plans_enc_finish(&enc, &bytes, &len);
-	wc_plans_enc_free(&enc);
-	err = wc_plan_set_build(&ps, pl->t, pl->ls, bytes, len, NULL);
+	if (pl->fi)
+		err = wc_plan_set_build_ftm(&ps, pl->t, pl->ftm, bytes, len,
+					    NULL);
+	else
+		err = wc_plan_set_build(&ps, pl->t, pl->ls, bytes, len, NULL);
 	free(bytes);
 	if (err)
 		return err;
 	/* the kernel's source, kmod/fabric.c wc_use_plan() */
-	p = wc_plan_find(&ps, m->src, grp);
-	if (p && wc_plan_matches(&ps, p, m->dstmap, m->ndsts) &&
-	    wc_plan_layout(&ps, p, m->hdr, m->hdr_max))
-		m->hdr_preset = true;
-	else
+	if (!wc_plan_use(&ps, wc_plan_find(&ps, m->src, sim_grp), pl->ftm, m))
 		err = -EINVAL;
 	wc_plan_set_free(&ps);
 	return err;
@@ -1632,6 +1685,9 @@ struct sim_msg {
 	u64 lat_max;			/* latency of the latest destination */
 	u32 ndsts, delivered;		/* destinations reached (once each) */
 	u32 uni_steps;			/* ftmesh: multiple unicast's traffic */
+	/* ftmesh Strategy 3: the planner's traffic steps for a message sent
+	 * with its plan and no detour worm, else U32_MAX (not compared) */
+	u32 plan_steps;
 	/* --fault-info local: the re-injected copy's original, and the
 	 * originals waiting for re-injection (at @reinject_at, on tree
 	 * @reinject_tree: wc_tree_local_reinject()) */
@@ -1653,7 +1709,8 @@ struct sim_state {
 	/* --fault-info local: the messages to re-inject */
 	struct sim_msg *pending;
 	struct wc_label_set *labels;	/* the same for a label scheme */
-	struct sim_planner *planner;	/* ocms, otms: plans every multicast */
+	struct sim_planner *planner;	/* ocms, otms, ftmesh Strategy 3:
+					 * plans every multicast */
 	const void *tables;		/* what wc_engine_run() gets */
 	u32 hdr_words;			/* room at sim_msg.hdr, per message */
 	u32 *perm, *pos;		/* node permutation and its inverse */
@@ -1801,6 +1858,13 @@ static void msg_finish(struct sim_state *st, struct sim_msg *sm)
 				st->res->ft_links += sm->m->nlinks;
 				st->res->ft_unicast_steps += sm->uni_steps;
 			}
+			if (complete && sm->plan_steps != U32_MAX) {
+				st->res->ft_planned++;
+				st->res->ft_plan_links += sm->m->nlinks;
+				st->res->ft_plan_steps += sm->plan_steps;
+				st->res->ft_plan_mismatch +=
+					sm->m->nlinks != sm->plan_steps;
+			}
 		}
 	}
 	msg_unlink_free(st, sm);
@@ -1885,7 +1949,7 @@ static int sim_submit(struct sim_state *st, u32 src, const u32 *dsts, u32 nd,
 {
 	const struct sim_config *cfg = st->cfg;
 	struct sim_msg *sm;
-	u32 i;
+	u32 i, reach = 0;
 
 	/* the wc_msg is counted with its sim_msg in st->msg_bytes */
 	sm = st_zalloc(st, st->msg_bytes);
@@ -1906,6 +1970,7 @@ static int sim_submit(struct sim_state *st, u32 src, const u32 *dsts, u32 nd,
 	sm->tagged = tagged;
 	sm->parent = parent;
 	sm->ndsts = nd;
+	sm->plan_steps = U32_MAX;
 	for (i = 0; i < nd; i++)
 		wc_msg_add_dst(st->e, sm->m, dsts[i]);
 	if (cfg->ftmesh) {
@@ -1916,6 +1981,7 @@ static int sim_submit(struct sim_state *st, u32 src, const u32 *dsts, u32 nd,
 
 			if (wc_ftm_reachable(&cfg->ftm, src, dsts[i])) {
 				sm->ndsts++;
+				reach++;
 				sm->uni_steps += wc_topo_distance(&cfg->topo,
 								  src, dsts[i]);
 				continue;
@@ -1942,8 +2008,13 @@ static int sim_submit(struct sim_state *st, u32 src, const u32 *dsts, u32 nd,
 		sm->m->hdr_preset = true;
 		sm->hdr[0] = parent->reinject_tree;
 	}
-	if (cls == SIM_MULTICAST && st->planner && sim_plan_msg(st->planner, sm->m))
-		st->res->plan_fallback++;	/* by dual-path, as the kernel */
+	/* ftmesh: nothing to plan when the source reaches no destination */
+	if (cls == SIM_MULTICAST && st->planner && (!cfg->ftmesh || reach)) {
+		if (sim_plan_msg(st->planner, sm->m))
+			st->res->plan_fallback++;  /* dual-path or Strategy 2 */
+		else if (cfg->ftmesh && reach == sm->ndsts)
+			sm->plan_steps = sim_plan_steps(st->planner);
+	}
 	if (sm->tagged) {
 		st->res->tagged++;
 		st->outstanding++;
@@ -2120,6 +2191,9 @@ static int state_init(struct sim_state *st, const struct sim_config *cfg,
 			return err;
 	} else if (cfg->ftmesh) {
 		st->tables = &cfg->ftm;
+		st->planner = sim_planner_new(cfg, NULL, &err);	/* Strategy 3 */
+		if (err)
+			return err;
 	} else if (cfg->table) {
 		st->trees = st_tree_set(st, cfg->table, cfg->table_len, &err);
 		if (!st->trees)
@@ -2531,10 +2605,12 @@ static void print_faults(FILE *f, const struct sim_config *cfg)
 	u32 i, a, pa, b, pb;
 
 	if (cfg->ftmesh) {
-		fprintf(f, "ftmesh:  Strategy %u, %u faulty node(s) drawn with seed %llu, %u faulty block(s), 4 subnetworks on VCs v %% 8 = q%s\n",
-			cfg->ft_strategy, cfg->nfault_nodes,
+		fprintf(f, "ftmesh:  Strategy %u%s, %u faulty node(s) drawn with seed %llu, %u faulty block(s), 4 subnetworks on VCs v %% 8 = q%s\n",
+			cfg->ft_strategy,
+			cfg->ft_strategy == WC_FT_STRATEGY3 ? " (each multicast as the planner's plan, unicast by Strategy 2)" : "",
+			cfg->nfault_nodes,
 			(unsigned long long)cfg->seed, cfg->nft_blocks,
-			cfg->ft_detour ? "; left-out destinations on a detour (VCs v %% 8 = 4 + q after the waypoint)" : "");
+			cfg->ft_detour ? "; left-out destinations on a detour (VCs v % 8 = 4 + q after the waypoint)" : "");
 		return;
 	}
 	if (!cfg->nfaults)
@@ -2711,14 +2787,21 @@ void sim_print_summary(FILE *f, const struct sim_config *cfg,
 			fprintf(f, " %llu re-injected at the fault",
 				(unsigned long long)r->reinjected);
 		if (r->plan_fallback)
-			fprintf(f, " %llu multicasts without a plan (dual-path)",
-				(unsigned long long)r->plan_fallback);
+			fprintf(f, " %llu multicasts without a plan (%s)",
+				(unsigned long long)r->plan_fallback,
+				cfg->ftmesh ? "Strategy 2" : "dual-path");
 		if (cfg->ftmesh)
 			fprintf(f, " traffic %.2f steps/multicast (multiple unicast %.2f), %llu destinations left out, %llu on a detour",
 				r->ft_mcasts ? (double)r->ft_links / r->ft_mcasts : 0.0,
 				r->ft_mcasts ? (double)r->ft_unicast_steps / r->ft_mcasts : 0.0,
 				(unsigned long long)r->ft_left_out,
 				(unsigned long long)r->ft_detoured);
+		if (r->ft_planned)
+			fprintf(f, ", %llu planned: %llu links, planner %llu steps, %llu differ",
+				(unsigned long long)r->ft_planned,
+				(unsigned long long)r->ft_plan_links,
+				(unsigned long long)r->ft_plan_steps,
+				(unsigned long long)r->ft_plan_mismatch);
 		fputc('\n', f);
 	}
 	print_saturation(f, cfg, sw);
@@ -2853,6 +2936,7 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			   "\"unstable\":%s,\"saturated\":%s,\"deadlocks\":%llu,\"route_errors\":%llu,"
 			   "\"plan_fallback\":%llu,\"cycles_total\":%llu,\"flit_hops_total\":%llu,\"mem_peak_bytes\":%llu,"
 			   "\"ft_left_out\":%llu,\"ft_detoured\":%llu,\"ft_mcasts\":%llu,\"ft_links\":%llu,\"ft_unicast_steps\":%llu,"
+			   "\"ft_planned\":%llu,\"ft_plan_links\":%llu,\"ft_plan_steps\":%llu,\"ft_plan_mismatch\":%llu,"
 			   "\"watchdog_dump\":",
 			r->lat_mean, r->lat_ratio,
 			r->link_util_mean, r->link_util_max, r->hops_mean,
@@ -2873,7 +2957,11 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			(unsigned long long)r->ft_detoured,
 			(unsigned long long)r->ft_mcasts,
 			(unsigned long long)r->ft_links,
-			(unsigned long long)r->ft_unicast_steps);
+			(unsigned long long)r->ft_unicast_steps,
+			(unsigned long long)r->ft_planned,
+			(unsigned long long)r->ft_plan_links,
+			(unsigned long long)r->ft_plan_steps,
+			(unsigned long long)r->ft_plan_mismatch);
 		if (r->dump[0])
 			json_string(f, r->dump);
 		else

@@ -26,6 +26,7 @@
 #include "plans.h"
 #include "dcf.h"
 #include "ft_mcast.h"
+#include "ftmcast.h"
 
 /* ---------------------------------------------------------------- PRNG */
 
@@ -140,12 +141,15 @@ struct sim_config {
 	 * @ftm holds the routers' tables the daemon's library builds from
 	 * them (wc_ftm_tables_build()), and every run's engine has the
 	 * nodes failed, so a worm that touched one would be absorbed.
+	 * @ft_fi is their fault information, on which Strategy 3 plans
+	 * every multicast (struct sim_planner below).
 	 */
 	bool ftmesh, ft_detour;
 	u32 ft_strategy;
 	u32 nfault_nodes, nft_blocks;
 	u32 *fault_nodes;
 	struct wc_ftm_tables ftm;
+	struct wc_faultinfo ft_fi;
 	/* Offered load: data flits generated per node per cycle. */
 	double load;
 	u32 msg_bytes;
@@ -253,7 +257,15 @@ struct sim_result {
 	 */
 	u64 ft_left_out, ft_detoured;	/* --ft-detour: sent on a detour */
 	u64 ft_mcasts, ft_links, ft_unicast_steps;
-	/* ocms/otms: multicasts sent by dual-path (no plan), all the run */
+	/*
+	 * --ft-strategy 3, of those multicasts the ones sent with a plan and
+	 * no detour: the links their worms reserved, the planner's traffic
+	 * steps for them (wc_ft_plan()'s nhops), and how many of them
+	 * reserved another number of links than the planner's tree has.
+	 */
+	u64 ft_planned, ft_plan_links, ft_plan_steps, ft_plan_mismatch;
+	/* ocms/otms: multicasts sent by dual-path (no plan), all the run;
+	 * ftmesh Strategy 3: sent without a plan (split by Strategy 2) */
 	u64 plan_fallback;
 	/* incomplete, or accepted < 95% of offered: the queues grow */
 	bool unstable;
@@ -384,7 +396,7 @@ void sim_print_bcast(FILE *f, const struct sim_config *cfg,
 		     const struct sim_bcast *r);
 /* The p/l/h routing of --bcast is the engine's wc_algo_plh (plh.h). */
 
-/* ------------------------------------------------------ ocms, otms plans */
+/* ------------------------------------ ocms, otms, ftmesh Strategy 3 plans */
 
 /*
  * Under --multicast ocms or otms every multicast is planned: (source,
@@ -393,13 +405,22 @@ void sim_print_bcast(FILE *f, const struct sim_config *cfg,
  * plans_table.h (the bytes wormcastd pushes), the engine's validator
  * builds it against the run's label set (wc_plan_set_build()) and the
  * source lays it out in the message as the kernel's does (wc_plan_find(),
- * wc_plan_matches(), wc_plan_layout(), m->hdr_preset; kmod/fabric.c).
- * Random destination sets seldom repeat, so nothing is cached: a plan
- * costs microseconds to a fraction of a millisecond on an 8x8 mesh.
+ * wc_plan_use(): m->hdr_preset; kmod/fabric.c).
+ * Under --multicast ftmesh --ft-strategy 3 the same with wormcastd's
+ * Strategy 3 plans: wc_ftm_plans_table_build() (wc_ft_plan() with
+ * Strategy 3, its worms and choices) for the one (source, group) pair,
+ * validated against the run's ftmesh tables (wc_plan_set_build_ftm()),
+ * matched against the destinations the source reaches (wc_plan_use()).  Random destination sets seldom repeat, so
+ * nothing is cached: a plan costs microseconds to a fraction of a
+ * millisecond (ocms on an 8x8 mesh, Strategy 3 for 20 destinations on
+ * 50x50).
  */
 struct sim_planner;
 
-/* NULL unless cfg is under ocms/otms (or on -ENOMEM: *err set). */
+/*
+ * NULL unless cfg is under ocms/otms (@ls its label set) or ftmesh
+ * Strategy 3 (@ls unused), or on -ENOMEM (*err set).
+ */
 struct sim_planner *sim_planner_new(const struct sim_config *cfg,
 				    const struct wc_label_set *ls, int *err);
 void sim_planner_free(struct sim_planner *pl);
@@ -411,10 +432,12 @@ int sim_plan_algo(u32 scheme, enum wc_pathplan_algo *algo);
 /*
  * Lay out @m's plan (m->hdr, m->hdr_max set by the caller).  0 with
  * m->hdr_preset set, or a negative errno, the message then goes by
- * dual-path (the kernel's plan_fallback): -E2BIG if the planner refused,
- * -ENOMEM, -EINVAL.
+ * dual-path, ftmesh: split by Strategy 2 (the kernel's plan_fallback):
+ * -E2BIG if the planner refused, -ENOMEM, -EINVAL.
  */
 int sim_plan_msg(struct sim_planner *pl, struct wc_msg *m);
+/* The planner's channels (ftmesh: traffic steps) for the last plan. */
+u32 sim_plan_steps(const struct sim_planner *pl);
 
 /* ---------------------------------------------------------- saturation */
 
