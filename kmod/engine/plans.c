@@ -53,6 +53,23 @@ static int plan_worm_len(const u32 *w, u32 nwords, u32 *i, u32 *len,
 }
 
 /*
+ * Destination @d of plan @p: a node of the fabric, not the source, not
+ * seen before in the plan (@seen, a bitmap of the nodes); marked seen.
+ */
+static int plan_dst_add(const struct wc_topo *t, const struct wc_plan *p,
+			u32 *seen, u32 d, const char **why)
+{
+	if (d >= t->nnodes)
+		return refuse(why, "a destination is not a node of the fabric");
+	if (d == p->src)
+		return refuse(why, "a plan sends to its own source");
+	if (seen[d / 32] & BIT(d % 32))
+		return refuse(why, "a destination appears twice in a plan");
+	seen[d / 32] |= BIT(d % 32);
+	return 0;
+}
+
+/*
  * Check the @nwords words of one plan (@p->src set) and append its
  * destinations and layout at *@nd and *@nw.  @seen is a scratch bitmap of
  * the nodes, clear on entry and on return.
@@ -81,19 +98,9 @@ static int plan_check(struct wc_plan_set *ps, const struct wc_topo *t,
 		for (k = 0; k < len; k++) {
 			u32 v = w[i + k], l;
 
-			if (v >= t->nnodes) {
-				err = refuse(why, "a destination is not a node of the fabric");
+			err = plan_dst_add(t, p, seen, v, why);
+			if (err)
 				break;
-			}
-			if (v == p->src) {
-				err = refuse(why, "a plan sends to its own source");
-				break;
-			}
-			if (seen[v / 32] & BIT(v % 32)) {
-				err = refuse(why, "a destination appears twice in a plan");
-				break;
-			}
-			seen[v / 32] |= BIT(v % 32);
 			l = ls->label[v];
 			if (!k)
 				up = l > own;
@@ -164,19 +171,9 @@ static int ftm_plan_check(struct wc_plan_set *ps, const struct wc_topo *t,
 				err = refuse(why, "a plan's word has bits beyond node and choices");
 				break;
 			}
-			if (d >= t->nnodes) {
-				err = refuse(why, "a destination is not a node of the fabric");
+			err = plan_dst_add(t, p, seen, d, why);
+			if (err)
 				break;
-			}
-			if (d == p->src) {
-				err = refuse(why, "a plan sends to its own source");
-				break;
-			}
-			if (seen[d / 32] & BIT(d % 32)) {
-				err = refuse(why, "a destination appears twice in a plan");
-				break;
-			}
-			seen[d / 32] |= BIT(d % 32);
 			ps->dsts[(*nd)++] = d;
 			if (!wc_ftm_reachable(ft, p->src, d)) {
 				err = refuse(why,
