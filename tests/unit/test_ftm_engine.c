@@ -17,6 +17,7 @@
 #include "ft_mcast.h"
 #include "ftm_set.h"
 #include "ftmcast.h"
+#include "ftm_fig7.h"
 
 static u64 rng_state = 88172645463325252ull;
 
@@ -333,16 +334,6 @@ static u32 compare(struct rig *r, const struct wc_faultinfo *fi, u32 src,
 {
 	return compare_as(r, fi, src, dst, nd, strategy, seed, strategy == 3,
 			  ty);
-}
-
-static void build_fig7(struct wc_faultinfo *fi)
-{
-	u32 f[18], n = 0, x, y;
-
-	for (y = 5; y <= 7; y++)
-		for (x = 5; x <= 10; x++)
-			f[n++] = x + 20 * y;
-	wc_fi_build(fi, 20, 20, f, n, NULL, 0, NULL);
 }
 
 /* Fig. 7(a): block (5,5)-(10,7), source (0,0), separating point (4,4). */

@@ -18,6 +18,7 @@
 #include "engine.h"
 #include "ft_mcast.h"
 #include "ftmcast.h"
+#include "ftm_fig7.h"
 #include "plans.h"
 #include "plans_table.h"
 
@@ -208,16 +209,6 @@ static int plans_for(const struct wc_faultinfo *fi, const struct rig *r,
 	err = wc_plan_set_build_ftm(ps, &r->topo, &r->tab, bytes, len, why);
 	free(bytes);
 	return err;
-}
-
-static void build_fig7(struct wc_faultinfo *fi)
-{
-	u32 f[18], n = 0, x, y;
-
-	for (y = 5; y <= 7; y++)
-		for (x = 5; x <= 10; x++)
-			f[n++] = x + 20 * y;
-	wc_fi_build(fi, 20, 20, f, n, NULL, 0, NULL);
 }
 
 /* Fig. 7(a): source (0,0), destinations (17,7), (5,10), (12,11). */

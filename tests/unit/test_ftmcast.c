@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ftmcast.h"
+#include "ftm_fig7.h"
 #include "tap.h"
 #include "testutil.h"
 
@@ -80,16 +81,6 @@ static void test_fig8b(void)
 	is_int(okv, t.n, "Theorem 2: minimal path to every vertex");
 	is_int(wc_mt_traffic(&t), 3 + 3 + 1 + 1 + 2 + 4, "traffic steps of the MT: 14");
 	wc_mt_free(&t);
-}
-
-static void build_fig7(struct wc_faultinfo *fi)
-{
-	u32 f[18], n = 0, x, y;
-
-	for (y = 5; y <= 7; y++)
-		for (x = 5; x <= 10; x++)
-			f[n++] = x + 20 * y;
-	wc_fi_build(fi, 20, 20, f, n, NULL, 0, NULL);
 }
 
 /* Is the hop a -> b on the tree path to destination number i? */
