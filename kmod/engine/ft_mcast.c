@@ -402,6 +402,52 @@ static u32 ftm_segments_end(const u32 *w, u32 max)
 	return pos;
 }
 
+/* The index of the 0 count that ends the layout at @w, or @max if none. */
+static u32 ftm_layout_end(const u32 *w, u32 max)
+{
+	u32 pos = 0;
+
+	while (pos < max && w[pos])
+		pos += 1 + (w[pos] & ~WC_FTM_DETOUR);
+	return pos;
+}
+
+/*
+ * Under asynchronous replication a worm is deadlock-free when a router's
+ * input buffer holds what a blocked branch has not taken yet: its header
+ * flits (at most one per destination but the one consumed), the data and
+ * the tail (faults.rst, "Buffers of a whole worm").  So the source splits
+ * every minimal segment of more than buf_flits - data flits destinations
+ * into worms of at most that many, each in the same subnetwork.  Buffers
+ * that hold no such worm (wormsim's lock step, or too short for the
+ * frame: refused in the kernel) leave the layout as it is.
+ */
+static void ftm_split_segments(const struct wc_route_ctx *ctx,
+			       const struct wc_msg *m, u32 *w, u32 max)
+{
+	const struct wc_engine_params *p = ctx->params;
+	u32 data = DIV_ROUND_UP(m->bytes, p->flit_bytes), cap, pos = 0;
+
+	if (p->replication != WC_REPL_ASYNC || p->buf_flits <= data)
+		return;
+	cap = p->buf_flits - data;
+	while (pos < max && w[pos] && !(w[pos] & WC_FTM_DETOUR)) {
+		u32 k = w[pos], end;
+
+		if (k > cap) {
+			end = ftm_layout_end(w, max);
+			if (end + 1 >= max)
+				return;	/* no room: cannot happen (hdr_words) */
+			/* a count word after the first cap destinations */
+			memmove(w + pos + 2 + cap, w + pos + 1 + cap,
+				(end - pos - cap) * sizeof(u32));
+			w[pos] = cap;
+			w[pos + 1 + cap] = k - cap;
+		}
+		pos += 1 + w[pos];
+	}
+}
+
 /*
  * The source lays m->hdr out once, at the first worm: per subnetwork in
  * order, [count, ids...] of the destinations it can reach (a Strategy 3
@@ -409,7 +455,8 @@ static u32 ftm_segments_end(const u32 *w, u32 max)
  * planned, ended by a 0 count: plans.h), then a detour segment
  * [WC_FTM_DETOUR | 2, waypoint, destination] for each other one that has
  * a waypoint; the rest make the message faulted here.  A 0 count ends
- * the layout.  Worm k's header ends with segment k.
+ * the layout; segments too long for the buffers are split then
+ * (ftm_split_segments()).  Worm k's header ends with segment k.
  */
 static bool ftm_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
 			  u32 *words, u32 max_words, struct wc_hdr *hdr)
@@ -472,6 +519,7 @@ static bool ftm_next_worm(const struct wc_route_ctx *ctx, struct wc_msg *m,
 			return true;
 		}
 		words[pos] = 0;
+		ftm_split_segments(ctx, m, words, max_words);
 	}
 	/* worm k: the k-th segment; the layout ends with a 0 count */
 	for (k = 0, pos = 0; k < m->next_dst && words[pos]; k++)
