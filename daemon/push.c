@@ -100,9 +100,14 @@ void wcd_faults_free(struct wcd_faults *f)
 	memset(f, 0, sizeof(*f));
 }
 
+bool wcd_trees_carry_faults(uint32_t scheme)
+{
+	return wc_mcast_table_kind(scheme) == WORMCAST_TABLE_TREES;
+}
+
 bool wcd_follows_faults(uint32_t scheme)
 {
-	return wc_mcast_two_trees(scheme) || scheme == WORMCAST_MCAST_FTMESH;
+	return wcd_trees_carry_faults(scheme) || scheme == WORMCAST_MCAST_FTMESH;
 }
 
 bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,
@@ -110,7 +115,7 @@ bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,
 {
 	if (!wcd_follows_faults(scheme) || !f->known)
 		return false;
-	if (wc_mcast_two_trees(scheme))
+	if (wcd_trees_carry_faults(scheme))
 		return ours ? pushed_links_seq != f->links_seq : f->nlinks != 0;
 	return !ours || pushed_seq != f->seq;
 }

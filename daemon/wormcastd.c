@@ -19,7 +19,9 @@
  *    learns each fabric's faults with FAULT_GET when it first syncs it and
  *    again after FAULT_ADD or FAULT_DEL events (a burst of events read
  *    together gives one FAULT_GET and one table); a two-tree table
- *    (dstm-1, dstm-2, rt) carries the faulty links, and an ftmesh table
+ *    (dstm-1, dstm-2, rt) carries the faulty links, a spam table a tree
+ *    of the live links and the faulty links it avoids ("SPAM around
+ *    faulty links"), and an ftmesh table
  *    the fault information of a 2-D mesh (blocks, safety vectors,
  *    records: ftm_table.h) computed from the faulty nodes and links, so
  *    when they change the table is computed and pushed again (one log
@@ -572,6 +574,7 @@ struct sync_ctx {
 	struct fabric_mem *m;	/* its cached fault-free table, its faults */
 	struct wcd_ftm_opts ftm;	/* ftmesh: detour resolved (0/1) */
 	uint32_t ftm_blocks, ftm_recs;	/* ftmesh: what compute found */
+	struct wc_spam_faults spam;	/* spam: what compute did with them */
 };
 
 static int op_refresh(void *ctx, struct wcd_fabric_view *v)
@@ -795,6 +798,24 @@ static int compute_ftmesh(struct sync_ctx *sc, const struct wc_topo *t,
 	return err;
 }
 
+/*
+ * A spam table: the BFS tree of the live links and the faulty links it
+ * avoids, from all the live faulty links (wc_trees_table_spam_faults());
+ * the fault-free tree while the faults are not known.
+ */
+static int compute_spam(struct sync_ctx *sc, const struct wc_topo *t,
+			void **table, size_t *len)
+{
+	const struct fabric_mem *m = sc->m;
+
+	memset(&sc->spam, 0, sizeof(sc->spam));
+	if (!m || !m->faults.known || !m->faults.nlinks)
+		return wc_trees_table_info(WORMCAST_MCAST_SPAM, t, &sc->opts,
+					   table, len, &sc->info, &sc->why);
+	return wc_trees_table_spam_faults(t, m->faults.links, m->faults.nlinks,
+					  table, len, &sc->spam, &sc->why);
+}
+
 static int op_compute(void *ctx, const struct wcd_fabric_view *v,
 		      uint32_t scheme, void **table, size_t *len)
 {
@@ -820,6 +841,8 @@ static int op_compute(void *ctx, const struct wcd_fabric_view *v,
 			sc->why = "the topology has no Hamiltonian labeling for this scheme";
 		return err;
 	}
+	if (scheme == WORMCAST_MCAST_SPAM)
+		return compute_spam(sc, &t, table, len);
 	if (!wc_mcast_two_trees(scheme))
 		return wc_trees_table_info(scheme, &t, &sc->opts, table, len,
 					   &sc->info, &sc->why);
@@ -954,7 +977,7 @@ static bool table_is_ours(const struct fabric_mem *m,
 static bool faults_stale(const struct fabric_mem *m,
 			 const struct wcd_fabric_view *v)
 {
-	return wc_mcast_two_trees(v->scheme) &&
+	return wcd_trees_carry_faults(v->scheme) &&
 	       wcd_faults_stale(&m->faults, v->scheme, table_is_ours(m, v),
 				m->pushed_faults_seq, m->pushed_links_seq);
 }
@@ -1181,6 +1204,16 @@ static void faults_log(const struct fabric_mem *m, const struct sync_ctx *sc,
 			 m->faults.nlinks,
 			 m->faults.nnodes ? " (faulty nodes not planned, absorbed and counted)" : "");
 	at = strlen(extra);
+	if (scheme == WORMCAST_MCAST_SPAM && sc->spam.crossed)
+		snprintf(extra + at, size - at,
+			 " (the live links leave the fabric disconnected: the tree keeps %u faulty links, worms crossing them absorbed and counted)",
+			 sc->spam.crossed);
+	at = strlen(extra);
+	if (scheme == WORMCAST_MCAST_SPAM && sc->spam.unlisted)
+		snprintf(extra + at, size - at,
+			 " (%u faulty links beyond the %u listed: the tree avoids them, a cross link over one absorbs and counts)",
+			 sc->spam.unlisted, WORMCAST_TREES_MAX_FAULTS);
+	at = strlen(extra);
 	if (m->faults.event_ms)
 		snprintf(extra + at, size - at, ", fault event to commit %llu ms",
 			 (unsigned long long)(mono_ms() - m->faults.event_ms));
@@ -1259,7 +1292,7 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 			      WORMCAST_TABLE_CHUNK_MAX, &res);
 	m->logged_state = false;
 	if (!err && (res.action == WCD_PUSH || res.adopted)) {
-		char extra[320] = "";
+		char extra[512] = "";
 
 		m->failed = false;
 		m->pushed = true;

@@ -196,36 +196,74 @@ int wc_sptree_reroot(struct wc_sptree *s, u32 root)
 
 int wc_sptree_bfs(struct wc_sptree *s, const struct wc_topo *t, u32 root)
 {
-	u8 *set;
+	return wc_sptree_bfs_avoiding(s, t, root, NULL, 0, NULL);
+}
+
+int wc_sptree_bfs_avoiding(struct wc_sptree *s, const struct wc_topo *t,
+			   u32 root, const u32 *links, u32 nlinks, u32 *ncrossed)
+{
+	u8 *set, *dead;
 	u32 *queue, *seen;
-	u32 head = 0, tail = 0;
+	u32 head = 0, tail = 0, crossed = 0, i;
 	int err = -ENOMEM;
 
+	if (ncrossed)
+		*ncrossed = 0;
 	if (root >= t->nnodes)
 		return -EINVAL;
+	for (i = 0; i < nlinks; i++)
+		if (links[i] >= wc_link_space(t))
+			return -EINVAL;
 	set = calloc(wc_link_space(t), 1);
+	dead = calloc(wc_link_space(t), 1);
 	queue = malloc(t->nnodes * sizeof(*queue));
 	seen = calloc(t->nnodes, sizeof(*seen));
-	if (!set || !queue || !seen)
+	if (!set || !dead || !queue || !seen)
 		goto out;
+	for (i = 0; i < nlinks; i++)
+		dead[links[i]] = 1;
 	seen[root] = 1;
 	queue[tail++] = root;
-	while (head < tail) {
-		u32 v = queue[head++], p;
+	for (;;) {
+		while (head < tail) {
+			u32 v = queue[head++], p;
 
-		for (p = 0; p < t->nports; p++) {
-			u32 nb = wc_topo_neighbor(t, v, p);
+			for (p = 0; p < t->nports; p++) {
+				u32 nb = wc_topo_neighbor(t, v, p);
 
-			if (nb == WC_NO_NODE || seen[nb])
-				continue;
-			seen[nb] = 1;
-			set[wc_link_id(t, v, p)] = 1;
-			queue[tail++] = nb;
+				if (nb == WC_NO_NODE || seen[nb] ||
+				    dead[wc_link_id(t, v, p)])
+					continue;
+				seen[nb] = 1;
+				set[wc_link_id(t, v, p)] = 1;
+				queue[tail++] = nb;
+			}
 		}
+		if (tail == t->nnodes)
+			break;
+		/* Disconnected without them: the first listed link out. */
+		for (i = 0; i < nlinks; i++) {
+			u32 a, pa, b, pb, nb;
+
+			wc_link_ends(t, links[i], &a, &pa, &b, &pb);
+			if (b == WC_NO_NODE || seen[a] == seen[b])
+				continue;
+			nb = seen[a] ? b : a;
+			seen[nb] = 1;
+			set[links[i]] = 1;
+			queue[tail++] = nb;
+			crossed++;
+			break;
+		}
+		if (i == nlinks)
+			break;	/* the topology itself: from_links refuses */
 	}
+	if (ncrossed)
+		*ncrossed = crossed;
 	err = wc_sptree_from_links(s, t, root, set);
 out:
 	free(set);
+	free(dead);
 	free(queue);
 	free(seen);
 	return err;

@@ -61,6 +61,20 @@ int wc_sptree_reroot(struct wc_sptree *s, u32 root);
 /* BFS tree from @root; ties broken by port order (the SPAM baseline). */
 int wc_sptree_bfs(struct wc_sptree *s, const struct wc_topo *t, u32 root);
 
+/*
+ * The same BFS without the @nlinks links @links (link ids, wc_link_id()):
+ * the SPAM tree of a fabric with faulty links.  Where the other links
+ * leave nodes unreached (the live graph is disconnected), the first
+ * listed link (in @links' order) from a reached node to an unreached one
+ * joins the tree and the BFS goes on from there; *@ncrossed (may be NULL)
+ * counts those links, 0 when the tree avoids every listed one.  With
+ * @nlinks 0, wc_sptree_bfs().  0, -EINVAL (a root or link out of range),
+ * -ENOMEM.
+ */
+int wc_sptree_bfs_avoiding(struct wc_sptree *s, const struct wc_topo *t,
+			   u32 root, const u32 *links, u32 nlinks,
+			   u32 *ncrossed);
+
 void wc_sptree_free(struct wc_sptree *s);
 
 /* Tree link membership as a link-indexed array (caller frees with free()). */

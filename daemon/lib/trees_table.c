@@ -376,8 +376,8 @@ int wc_trees_table_parse(const void *table, size_t len,
 		return fail(why, "number of trees does not fit the scheme");
 	if (h->ntrees < WORMCAST_MAX_TREES && h->root[1])
 		return fail(why, "unused fields not zero");
-	if (h->nfaults > WORMCAST_TREES_MAX_FAULTS || (h->nfaults && want < 2))
-		return fail(why, "faulty links: at most 256, two-tree schemes only");
+	if (h->nfaults > WORMCAST_TREES_MAX_FAULTS)
+		return fail(why, "faulty links: at most 256");
 	if (!h->nnodes || len != wc_trees_table_size(h->ntrees, h->nnodes) +
 			   (size_t)h->nfaults * sizeof(struct wormcast_trees_fault))
 		return fail(why, "table size is not header + ntrees x nnodes + nfaults x 8");
@@ -400,8 +400,6 @@ int wc_trees_table_set_faults(void **table, size_t *len, const struct wc_topo *t
 
 	if (err)
 		return err;
-	if (nlinks && h->ntrees != 2)
-		return fail(why, "faulty links need a two-tree scheme");
 	if (nlinks > WORMCAST_TREES_MAX_FAULTS)
 		return fail(why, "more than 256 faulty links");
 	if (h->nnodes != t->nnodes)
@@ -414,6 +412,9 @@ int wc_trees_table_set_faults(void **table, size_t *len, const struct wc_topo *t
 		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
 		if (b == WC_NO_NODE || wc_link_id(t, a, pa) != links[i])
 			return fail(why, "a faulty link is not a link of the topology");
+		if (h->ntrees == 1 && (h->parent_port[a] == pa ||
+				       h->parent_port[b] == pb))
+			return fail(why, "a faulty link is a link of the spam tree");
 	}
 	base = wc_trees_table_size(h->ntrees, h->nnodes);
 	p = realloc(*table, base + (size_t)nlinks * sizeof(f));
@@ -427,4 +428,62 @@ int wc_trees_table_set_faults(void **table, size_t *len, const struct wc_topo *t
 		memcpy(p + base + (size_t)i * sizeof(f), &f, sizeof(f));
 	}
 	return 0;
+}
+
+int wc_trees_table_spam_faults(const struct wc_topo *t, const u32 *links,
+			       u32 nlinks, void **table, size_t *len,
+			       struct wc_spam_faults *res, const char **why)
+{
+	struct wc_sptree tree;
+	u32 *listed = NULL, i, nl = 0;
+	int err;
+
+	*table = NULL;
+	*len = 0;
+	memset(res, 0, sizeof(*res));
+	if (t->nports > WC_TREE_MAX_PORTS)
+		return fail(why, "tree multicast needs routers of at most 8 ports");
+	if (t->nnodes < 2)
+		return fail(why, "a tree table needs at least 2 nodes");
+	for (i = 0; i < nlinks; i++) {
+		u32 a, pa, b, pb;
+
+		if (links[i] >= wc_link_space(t))
+			return fail(why, "a faulty link is not a link of the topology");
+		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
+		if (b == WC_NO_NODE || wc_link_id(t, a, pa) != links[i])
+			return fail(why, "a faulty link is not a link of the topology");
+	}
+	err = wc_sptree_bfs_avoiding(&tree, t, wc_topo_center(t), links, nlinks,
+				     &res->crossed);
+	if (err)
+		return err == -EINVAL ?
+		       fail(why, "internal error: no spanning tree of the topology") : err;
+	listed = malloc((nlinks + 1) * sizeof(*listed));
+	err = listed ? emit(WORMCAST_MCAST_SPAM, &tree, 1, table, len) : -ENOMEM;
+	if (err)
+		goto out;
+	for (i = 0; i < nlinks; i++) {
+		u32 a, pa, b, pb;
+
+		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
+		if (wc_sptree_has_link(&tree, a, pa))
+			continue;
+		if (nl == WORMCAST_TREES_MAX_FAULTS) {
+			res->unlisted++;
+			continue;
+		}
+		listed[nl++] = links[i];
+	}
+	res->listed = nl;
+	err = wc_trees_table_set_faults(table, len, t, listed, nl, why);
+	if (err) {
+		free(*table);
+		*table = NULL;
+		*len = 0;
+	}
+out:
+	free(listed);
+	wc_sptree_free(&tree);
+	return err;
 }

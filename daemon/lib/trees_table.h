@@ -105,23 +105,47 @@ static inline int wc_trees_table(u32 scheme, const struct wc_topo *t,
 
 /*
  * Header checks of a table's bytes (no topology): size (faulty links
- * included), ntrees for the scheme, nfaults bounded and only with two
- * trees, unused root zero.  0 or -EINVAL with *why.  The kernel checks
+ * included), ntrees for the scheme, nfaults bounded, unused root zero.  0 or -EINVAL with *why.  The kernel checks
  * the trees and the faulty links themselves.
  */
 int wc_trees_table_parse(const void *table, size_t len,
 			 const struct wormcast_trees **hdr, const char **why);
 
 /*
- * Make the two-tree table *@table (*@len bytes, from wc_trees_table())
- * carry the faulty links @links (@nlinks link ids of @t, wc_link_id(),
- * at most WORMCAST_TREES_MAX_FAULTS), replacing those it had: nfaults
+ * Make the trees table *@table (*@len bytes, from wc_trees_table()) carry
+ * the faulty links @links (@nlinks link ids of @t, wc_link_id(), at most
+ * WORMCAST_TREES_MAX_FAULTS; a spam table: none a link of its tree, as
+ * the kernel requires), replacing those it had: nfaults
  * and one struct wormcast_trees_fault per link, by its canonical end
  * (wc_link_ends()).  The table is realloc'ed.  0, -EINVAL with *@why,
  * -ENOMEM (the table unchanged).  @nlinks 0 makes a fault-free table.
  */
 int wc_trees_table_set_faults(void **table, size_t *len, const struct wc_topo *t,
 			      const u32 *links, u32 nlinks, const char **why);
+
+/* What wc_trees_table_spam_faults() did with the faulty links. */
+struct wc_spam_faults {
+	u32 listed;	/* in the table: avoided by the tree and its cross links */
+	u32 crossed;	/* in the tree (the live graph is disconnected) */
+	u32 unlisted;	/* avoided by the tree, beyond the 256 listed */
+};
+
+/*
+ * The spam table of @t with the faulty links @links (@nlinks link ids of
+ * @t, wc_link_id()): the BFS tree from the same root as without faults
+ * (wc_topo_center()) over the links that did not fail
+ * (wc_sptree_bfs_avoiding()), and the faulty links it avoids listed (the
+ * first WORMCAST_TREES_MAX_FAULTS of them, in @links' order) so that the
+ * routers' up cross links skip them.  With @nlinks 0, the table of
+ * wc_trees_table(WORMCAST_MCAST_SPAM), byte for byte.  When the links
+ * that did not fail leave the fabric disconnected, the tree crosses a
+ * faulty link per extra part (*@res says how many): those are not listed,
+ * and worms that cross them are absorbed and counted.  *@table is
+ * malloc'ed.  0, -EINVAL with *@why, -ENOMEM.
+ */
+int wc_trees_table_spam_faults(const struct wc_topo *t, const u32 *links,
+			       u32 nlinks, void **table, size_t *len,
+			       struct wc_spam_faults *res, const char **why);
 
 /* The node of least eccentricity, the smallest id on a tie. */
 u32 wc_topo_center(const struct wc_topo *t);

@@ -68,6 +68,7 @@ void wc_tree_set_free(struct wc_tree_set *s)
 		wc_free(s->level[i]);
 		wc_free(s->comp[i]);
 	}
+	wc_free(s->link_flags);
 	wc_free(s->scratch);
 	wc_free(s->flits);
 	memset(s, 0, sizeof(*s));
@@ -168,13 +169,13 @@ static int build_tree(struct wc_tree_set *s, const struct wc_topo *t, u32 k,
 	return 0;
 }
 
-#define WC_LINK_FAULTY	2	/* in build's used[], beside 1: a tree link */
-
 /*
  * The faulty links that follow the trees (@used marks the tree links of
- * both trees): checked, then every tree cut at them into parts, comp[k][v]
- * the top node of v's part.  Parents come before children in reverse
- * post-order.
+ * both trees with 1): checked and marked WC_LINK_FAULTY in @used.  Two
+ * trees: every tree cut at them into parts, comp[k][v] the top node of
+ * v's part (parents come before children in reverse post-order).  SPAM:
+ * the tree avoids them (the daemon computes it on the live links), the
+ * up cross links skip them (link_flags, kept by the caller).
  */
 static int build_faults(struct wc_tree_set *s, const struct wc_topo *t,
 			const struct wormcast_trees *h, u8 *used,
@@ -200,6 +201,9 @@ static int build_faults(struct wc_tree_set *s, const struct wc_topo *t,
 		back = wc_topo_reverse_port(t, f.node, f.port);
 		if (used[f.node * t->nports + f.port] & WC_LINK_FAULTY)
 			return refuse(why, "a faulty link is listed twice");
+		if (s->ntrees == 1 && used[f.node * t->nports + f.port])
+			return refuse(why,
+				      "a faulty link is a link of the spam tree (its tree must avoid the faulty links)");
 		used[f.node * t->nports + f.port] |= WC_LINK_FAULTY;
 		used[u * t->nports + back] |= WC_LINK_FAULTY;
 	}
@@ -262,9 +266,6 @@ int wc_tree_set_build(struct wc_tree_set *s, const struct wc_topo *t,
 	if (h->nfaults > WORMCAST_TREES_MAX_FAULTS)
 		return refuse(why,
 			      "more faulty links than WORMCAST_TREES_MAX_FAULTS (256)");
-	if (h->nfaults && h->ntrees < 2)
-		return refuse(why,
-			      "faulty links need a two-tree scheme (dstm-1, dstm-2, rt)");
 	for (k = 0; k < WORMCAST_MAX_TREES; k++) {
 		if (k < h->ntrees ? h->root[k] >= n : h->root[k] != 0)
 			return refuse(why, "tree root out of range");
@@ -322,6 +323,11 @@ int wc_tree_set_build(struct wc_tree_set *s, const struct wc_topo *t,
 	err = build_faults(s, t, h, used, why);
 	if (err)
 		goto fail;
+	if (s->cross_links && s->nfaults) {
+		s->link_flags = used;	/* spam_shortcut() reads it */
+		s->mem += (size_t)n * t->nports;
+		used = NULL;
+	}
 	wc_free(stack);
 	wc_free(used);
 	return 0;
@@ -544,7 +550,8 @@ static bool is_tree_port(const struct wc_tree_entry *e, u32 port)
 /*
  * SPAM before the first split: an up link (to a lower level, or the same
  * level and a lower id) whose far end is an ancestor of the target, the
- * deepest such, instead of the parent.
+ * deepest such, instead of the parent.  Links the table lists faulty are
+ * skipped (the parent link never is one: the tree avoids them).
  */
 static u32 spam_shortcut(const struct wc_tree_set *s,
 			 const struct wc_route_ctx *ctx, u32 target_pn)
@@ -558,6 +565,9 @@ static u32 spam_shortcut(const struct wc_tree_set *s,
 		u32 u = wc_topo_neighbor(ctx->topo, here, port);
 
 		if (u == WC_NO_NODE ||
+		    (s->link_flags &&
+		     s->link_flags[here * ctx->topo->nports + port] &
+		     WC_LINK_FAULTY) ||
 		    !(level[u] < level[here] ||
 		      (level[u] == level[here] && u < here)) ||
 		    !(e[u].lo <= target_pn && target_pn <= e[u].pn))

@@ -86,6 +86,8 @@ static inline u32 wc_th_tree(u32 w)
 	return w & WC_TH_T ? 1 : 0;
 }
 
+#define WC_LINK_FAULTY	2	/* in link_flags[] (1: a tree link) */
+
 struct wc_tree_set {
 	u32 scheme;			/* enum wormcast_mcast_scheme */
 	u32 ntrees;			/* 1 or 2 */
@@ -99,6 +101,11 @@ struct wc_tree_set {
 	u32 nfaults;			/* listed in the table */
 	u32 tree_faults[2];		/* of them, links of tree k */
 	u32 *comp[2];			/* NULL without faults in tree k */
+	/*
+	 * SPAM with faulty links: per (node, port), WC_LINK_FAULTY for a
+	 * listed link, which the up cross links skip; NULL without faults.
+	 */
+	u8 *link_flags;
 	/* Encoder work area: a tree set serves one engine at a time. */
 	u32 *scratch;
 	struct wc_dstm_flit *flits;

@@ -78,11 +78,17 @@ static void tree_traffic(struct kunit *test)
 	case_tree_traffic(test);
 }
 
+static void tree_spam_faults(struct kunit *test)
+{
+	case_tree_spam_faults(test);
+}
+
 static struct kunit_case tree_cases[] = {
 	KUNIT_CASE(tree_tables_good),
 	KUNIT_CASE(tree_tables_bad),
 	KUNIT_CASE(tree_reference),
 	KUNIT_CASE(tree_traffic),
+	KUNIT_CASE(tree_spam_faults),
 	{}
 };
 

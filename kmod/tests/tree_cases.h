@@ -55,6 +55,8 @@ struct case_tables {
 	struct wc_topo t;
 	struct wormcast_trees *h;
 	size_t len;
+	const u32 (*fail)[2];	/* links failed in the engine for traffic */
+	u32 nfail;
 };
 
 /*
@@ -327,10 +329,11 @@ static void case_tree_tables_faults(CASE_CTX *ctx, struct case_tables *ct)
 	FAULTS(2, (void)0, -1);
 	case_bad_result(ctx, &s, err, why, "faulty links one byte short",
 			"table size");
-	FAULTS(1, h->scheme = WORMCAST_MCAST_SPAM; h->ntrees = 1; h->root[1] = 0,
-	       -(int)n);
-	case_bad_result(ctx, &s, err, why, "faulty links under SPAM",
-			"two-tree scheme");
+	/* tree 0 as a SPAM table listing its own link: refused */
+	FAULTS(1, h->scheme = WORMCAST_MCAST_SPAM; h->ntrees = 1; h->root[1] = 0;
+	       memcpy((u8 *)h + ct->len - n, g, fsz), -(int)n);
+	case_bad_result(ctx, &s, err, why, "a SPAM tree link listed faulty",
+			"link of the spam tree");
 #undef FAULTS
 	wc_free(h);
 }
@@ -812,6 +815,11 @@ static void case_tree_traffic_on(CASE_CTX *ctx, struct case_tables *ct,
 	rec = case_rec_new(ctx, 60000);
 	rec->free_msgs = false;
 	e = case_engine_new(ctx, rec, t, &p, &wc_algo_tree);
+	for (i = 0; i < ct->nfail; i++)
+		CASE_EQ(ctx, wc_engine_fault_link(e, ct->fail[i][0],
+						  ct->fail[i][1], true, NULL),
+			0, "%s: link %u-%u fails", what, ct->fail[i][0],
+			ct->fail[i][1]);
 	count = wc_calloc((size_t)n * 600, sizeof(u32));
 	CASE_REQUIRE(ctx, count && all, "room");
 	for (round = 0; round < 30 && sent < 600; round++) {
@@ -909,6 +917,147 @@ static void case_tree_traffic(CASE_CTX *ctx)
 				     "spam Q6 (6 ports) lock step");
 		case_tables_free(sp);
 	}
+}
+
+/*
+ * Up-phase choices of SPAM at every (router, target) pair: how many take
+ * one of the links @f (the routing decision of a header just injected at
+ * the router, before any split).
+ */
+static u32 case_spam_choices_on(CASE_CTX *ctx, const struct wc_topo *t,
+				const struct wc_tree_set *s, const u32 (*f)[2],
+				u32 nf, u32 *routed)
+{
+	struct wc_route_ctx rc = { .topo = t, .tables = s,
+				   .in_port = WC_PORT_INJ };
+	u32 here, target, i, hits = 0;
+
+	*routed = 0;
+	for (here = 0; here < t->nnodes; here++) {
+		for (target = 0; target < t->nnodes; target++) {
+			struct wc_hdr hdr = { .nwords = 1, .nflits = 1 };
+			struct wc_route_req req;
+			u32 word = target, u;
+
+			if (target == here)
+				continue;
+			hdr.words = &word;
+			rc.node = here;
+			rc.src = here;
+			if (wc_algo_tree.route(&rc, &hdr, &req) || req.nout != 1)
+				continue;
+			(*routed)++;
+			u = wc_topo_neighbor(t, here, req.out[0].port);
+			for (i = 0; i < nf; i++)
+				hits += (f[i][0] == here && f[i][1] == u) ||
+					(f[i][1] == here && f[i][0] == u);
+		}
+	}
+	return hits;
+}
+
+/*
+ * SPAM with faulty links (Documentation/faults.rst, "SPAM around faulty
+ * links"): on a 6x6 mesh four links fail, two of them at the BFS root's
+ * router; the tree is a BFS tree of the other links (built here, not with
+ * the daemon's library) and the table lists the four.  Accepted; the up
+ * cross links never take a listed link (and without the list some would:
+ * the skip matters); traffic with the four links failed in the engine is
+ * delivered exactly once, nothing absorbed; a listed tree link refused.
+ */
+static void case_tree_spam_faults(CASE_CTX *ctx)
+{
+	static const u32 f[4][2] = { { 14, 15 }, { 14, 20 }, { 21, 27 },
+				     { 0, 1 } };
+	const size_t fsz = sizeof(struct wormcast_trees_fault);
+	u32 dims[2] = { 6, 6 }, n, i, routed = 0, hits;
+	struct case_tables *ct = case_bfs_tables(ctx, WC_TOPO_MESH, 2, dims,
+						 14);
+	struct wormcast_trees_fault fl;
+	struct wormcast_trees *h;
+	struct wc_tree_set s;
+	const char *why;
+	u32 *queue;
+	u8 *edge;
+	int err;
+
+	n = ct->t.nnodes;
+	edge = wc_zalloc(n * ct->t.nports);
+	queue = wc_calloc(n, sizeof(u32));
+	h = wc_zalloc(ct->len + 5 * fsz);
+	CASE_REQUIRE(ctx, edge && queue && h, "room");
+	memset(edge, 1, n * ct->t.nports);
+	for (i = 0; i < 4; i++) {
+		u32 p = wc_topo_port_to(&ct->t, f[i][0], f[i][1]);
+
+		CASE_REQUIRE(ctx, p != WC_NO_PORT, "link %u-%u", f[i][0],
+			     f[i][1]);
+		edge[f[i][0] * ct->t.nports + p] = 0;
+		edge[f[i][1] * ct->t.nports +
+		     wc_topo_reverse_port(&ct->t, f[i][0], p)] = 0;
+		fl.node = f[i][0];
+		fl.port = p;
+		memcpy((u8 *)h + ct->len + i * fsz, &fl, fsz);
+	}
+	/* the BFS tree of the live links: the table's tree */
+	CASE_EQ(ctx, case_orient(&ct->t, edge, 14, ct->h->parent_port, queue),
+		n, "the BFS tree of the live links spans");
+	memcpy(h, ct->h, ct->len);
+	h->nfaults = 4;
+	why = NULL;
+	err = wc_tree_set_build(&s, &ct->t, h, ct->len + 4 * fsz, &why);
+	CASE_EQ(ctx, err, 0, "spam table with 4 faulty links off the tree (%s)",
+		why ?: "");
+	if (!err) {
+		CASE_EQ(ctx, s.nfaults, 4, "four faulty links");
+		CASE_CHECK(ctx, s.link_flags, "their flags kept for the cross links");
+		hits = case_spam_choices_on(ctx, &ct->t, &s, f, 4, &routed);
+		CASE_EQ(ctx, routed, n * (n - 1), "every (router, target) routed");
+		CASE_EQ(ctx, hits, 0, "no up-phase choice takes a listed link");
+		wc_tree_set_free(&s);
+	}
+	/* the same tree, the links not listed: the cross links take some */
+	h->nfaults = 0;
+	err = wc_tree_set_build(&s, &ct->t, h, ct->len, &why);
+	CASE_EQ(ctx, err, 0, "the same tree without the list");
+	if (!err) {
+		hits = case_spam_choices_on(ctx, &ct->t, &s, f, 4, &routed);
+		CASE_CHECK(ctx, hits > 0,
+			   "without the list %u up-phase choices take one (the skip matters)",
+			   hits);
+		wc_tree_set_free(&s);
+	}
+	/* traffic with the four links failed in the engine */
+	h->nfaults = 4;
+	memcpy(ct->h, h, ct->len);
+	wc_free(ct->h);
+	ct->h = h;
+	ct->len += 4 * fsz;
+	ct->fail = f;
+	ct->nfail = 4;
+	case_tree_traffic_on(ctx, ct, WC_REPL_LOCKSTEP, false,
+			     "spam 6x6 mesh, 4 faulty links, lock step");
+	case_tree_traffic_on(ctx, ct, WC_REPL_LOCKSTEP, true,
+			     "spam 6x6 mesh, 4 faulty links, every node multicasting");
+	case_tree_traffic_on(ctx, ct, WC_REPL_ASYNC, false,
+			     "spam 6x6 mesh, 4 faulty links, asynchronous");
+	/* a tree link listed: refused */
+	{
+		u32 v = 15, p = ct->h->parent_port[v];
+
+		fl.node = v;
+		fl.port = p;
+		memcpy((u8 *)ct->h + ct->len, &fl, fsz);
+		ct->h->nfaults = 5;
+		why = NULL;
+		err = wc_tree_set_build(&s, &ct->t, ct->h, ct->len + fsz, &why);
+		case_bad_result(ctx, &s, err, why, "a tree link listed under SPAM",
+				"link of the spam tree");
+		ct->h->nfaults = 4;
+	}
+	wc_free(edge);
+	wc_free(queue);
+	case_tables_free(ct);
 }
 
 #endif /* WC_TREE_CASES_H */

@@ -15,7 +15,8 @@
  * from the next bytes, then one parent-port byte per node and tree, taken
  * modulo nports + 1, nports meaning the root's WORMCAST_NO_PORT), which
  * reaches the deep checks: cycles, detached parts, second roots, shared
- * links.  Then bytes for the multicast.
+ * links; then up to 3 faulty links, good or not (under spam, none may be
+ * a tree link).  Then bytes for the multicast.
  */
 #include <linux/wormcast.h>
 
@@ -65,6 +66,13 @@ static void check_set(const struct wc_tree_set *s, const struct wc_topo *t,
 			used[v * t->nports + e[v].parent_port] = 1;
 			used[e[v].parent * t->nports + back] = 1;
 		}
+		/* SPAM: no listed faulty link is a link of its tree */
+		for (v = 0; s->link_flags && v < t->nnodes; v++)
+			FUZZ_CHECK(e[v].parent == WC_TREE_NONE ||
+				   !(s->link_flags[v * t->nports +
+						   e[v].parent_port] &
+				     WC_LINK_FAULTY),
+				   "spam: %u's parent link listed faulty", v);
 		/* a part's id is a node of the part: its own part's top */
 		for (v = 0; s->comp[k] && v < t->nnodes; v++)
 			FUZZ_CHECK(s->comp[k][v] < t->nnodes &&
@@ -124,8 +132,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			h->parent_port[i] = p == t.nports ? WORMCAST_NO_PORT : (u8)p;
 		}
 		len = sizeof(*h) + h->ntrees * n;
-		/* a few faulty links, good or not (two-tree schemes) */
-		h->nfaults = h->ntrees == 2 ? fz_u8(&f) % 4 : 0;
+		/* a few faulty links, good or not */
+		h->nfaults = fz_u8(&f) % 4;
 		for (i = 0; i < h->nfaults; i++) {
 			struct wormcast_trees_fault fl = {
 				.node = fz_u8(&f) % (n + 1),

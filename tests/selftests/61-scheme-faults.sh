@@ -14,12 +14,13 @@
 # any used one) fails while the source still sends; then N2 more.
 # Documentation/faults.rst says what follows:
 #
-#  * rt follows faults: wormcastd re-pushes the trees with the faulty link
-#    (a new generation, logged "push: ... faulty links 1, fault event to
+#  * rt and spam follow faults: wormcastd re-pushes the trees with the
+#    faulty link (rt: the same trees; spam: a tree of the live links; a
+#    new generation, logged "push: ... faulty links 1, fault event to
 #    commit N ms") and every member gets each datagram sent after it
 #    exactly once, none counted;
-#  * every other scheme here does not (by design: one tree, labels,
-#    plans): the table is not re-pushed, the branches that need the link
+#  * every other scheme here does not (by design: labels, plans): the
+#    table is not re-pushed, the branches that need the link
 #    are absorbed and their destinations counted in the source's
 #    fault_drops (> 0: the link mattered), each member gets each datagram
 #    at most once.
@@ -149,6 +150,8 @@ fabric_done() {
 # round SCHEME: the scheme on fabric wc, a link it uses fails under traffic
 round() {
 	s=$1 t0=$(date +%s)
+	follows=""
+	case $s in rt | spam) follows=1 ;; esac	# the trees follow faults
 	if [ "$(wc_field wc .multicast)" != "\"$s\"" ]; then
 		check "$s: wormctl fabric set wc multicast $s" wormctl fabric set wc multicast "$s"
 	fi
@@ -186,7 +189,7 @@ round() {
 		not_ok "$s: link $A-$B fails under traffic (the sender was done)"
 		wormctl fault add wc link "$A" "$B"
 	fi
-	if [ "$s" = rt ]; then
+	if [ -n "$follows" ]; then
 		# the trees table lists exactly that link, at a new generation
 		if wait_for 30 sh -c "[ \"\$(wormctl -j table show wc | jq '.[0] | .nfaults, .gen > $gen0' | tr '\n' ' ')\" = '1 true ' ]"; then
 			ok "$s: wormcastd re-pushed the trees with the faulty link ($gen0 -> $(scheme_gen "$s"))"
@@ -194,7 +197,7 @@ round() {
 			not_ok "$s: wormcastd re-pushed the trees with the faulty link" \
 				"$(wormctl table show wc)" "$(tail -n 5 "$WC_TMP/bg.log")"
 		fi
-		l=$(grep -o "push: fabric wc scheme rt .*faulty links 1, fault event to commit [0-9]* ms" \
+		l=$(grep -o "push: fabric wc scheme $s .*faulty links 1, fault event to commit [0-9]* ms" \
 			"$WC_TMP/bg.log" | tail -n 1)
 		if [ -n "$l" ]; then
 			ok "$s: wormcastd logged the re-push (${l##*, })"
@@ -206,7 +209,7 @@ round() {
 	is "$s: the source sent $N1 datagrams while the link failed" $? 0
 	wait_for 30 settled "$s-during" "$N1" "$fd0"
 	fd1=$(wc_stat wc fault_drops)
-	check "$s: send $N2 datagrams after the $([ "$s" = rt ] && echo re-push || echo fault)" \
+	check "$s: send $N2 datagrams after the $([ -n "$follows" ] && echo re-push || echo fault)" \
 		send "$N2" "$s-after"
 	wait_for 30 settled "$s-after" "$N2" "$fd1"
 
@@ -218,7 +221,7 @@ round() {
 	is "$s: sent x members = read + fault_drops ($((N1 + N2)) x $nm = $((gd + ga)) + $fd)" \
 		$((gd + ga + fd)) $(((N1 + N2) * nm))
 	is "$s: no other drop counter moved" "$(wc_drops wc)" "$dr0"
-	if [ "$s" = rt ]; then
+	if [ -n "$follows" ]; then
 		for m in $MEMBERS; do
 			is "$s: member $m read each of the $N2 datagrams after the re-push once" \
 				"$(grep -c "^$s-after " "$WC_TMP/got4.$m")" "$N2"

@@ -330,5 +330,6 @@ int main(void)
 	case_tree_tables_bad(NULL);
 	case_tree_reference(NULL);
 	case_tree_traffic(NULL);
+	case_tree_spam_faults(NULL);
 	return done_testing();
 }

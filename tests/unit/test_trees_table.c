@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "tap.h"
+#include "testutil.h"
+#include "tree_mcast.h"
 #include "trees_table.h"
 
 struct sz {
@@ -586,11 +588,234 @@ static void test_set_faults(void)
 	err = links[0] == wc_link_id(&t, 7, 3) ? 0 :
 	      wc_trees_table_set_faults(&tab, &len, &t, links, 1, &why);
 	ok(err == -EINVAL, "an id no link has refused (%s)", why);
-	links[0] = 0;
+	links[0] = 0;	/* (0, +x): the spam root's first child */
+	why = NULL;
 	err = wc_trees_table_set_faults(&spam, &slen, &t, links, 1, &why);
-	ok(err == -EINVAL, "faults in a spam table refused (%s)", why);
+	ok(err == -EINVAL && why && strstr(why, "link of the spam tree"),
+	   "a spam tree link listed faulty refused (%s)", why ? why : "?");
 	free(tab);
 	free(spam);
+}
+
+/*
+ * Check the spam table @tab of @t against the faulty links @f (@nf link
+ * ids): a spanning tree rooted at the topology's centre whose links are
+ * all alive when @connected (else exactly @crossed faulty ones), the
+ * levels the kernel derives equal to BFS distances in the live graph (a
+ * BFS tree: up/down orientation by level, as without faults), and the
+ * listed faults exactly the faulty links off the tree.  The tree is read
+ * back from the table's bytes, not from the library's structures.
+ */
+static bool check_spam_faults(const struct wc_topo *t, const void *tab,
+			      size_t len, const u32 *f, u32 nf, u32 crossed,
+			      const char *what)
+{
+	const struct wormcast_trees *h;
+	u32 n = t->nnodes, v, i, in_tree = 0, nlisted = 0, head = 0, tail = 0;
+	u32 *dist = malloc(n * sizeof(u32)), *queue = malloc(n * sizeof(u32));
+	u32 *depth = malloc(n * sizeof(u32));
+	u8 *dead = calloc(wc_link_space(t), 1), *tree = calloc(wc_link_space(t), 1);
+	u8 *listed = calloc(wc_link_space(t), 1);
+	struct wc_sptree s;
+	const char *why = NULL;
+	bool good = false;
+
+	if (!dist || !queue || !depth || !dead || !tree || !listed ||
+	    wc_trees_table_parse(tab, len, &h, &why) ||
+	    h->scheme != WORMCAST_MCAST_SPAM || h->ntrees != 1 || h->nnodes != n ||
+	    h->root[0] != wc_topo_center(t)) {
+		diag("%s: header (%s)", what, why ? why : "scheme, trees, root");
+		goto out;
+	}
+	for (i = 0; i < nf; i++)
+		dead[f[i]] = 1;
+	for (v = 0; v < n; v++) {
+		u8 p = h->parent_port[v];
+
+		if (v == h->root[0])
+			continue;
+		if (p >= t->nports || wc_topo_neighbor(t, v, p) == WC_NO_NODE) {
+			diag("%s: node %u's parent port %u", what, v, p);
+			goto out;
+		}
+		tree[wc_link_id(t, v, p)] = 1;
+		in_tree += dead[wc_link_id(t, v, p)];
+	}
+	if (wc_sptree_from_links(&s, t, h->root[0], tree)) {
+		diag("%s: the parent ports are no spanning tree", what);
+		goto out;
+	}
+	for (v = 0; v < n; v++)
+		depth[v] = s.depth[v];
+	wc_sptree_free(&s);
+	if (in_tree != crossed) {
+		diag("%s: %u faulty links in the tree, want %u", what, in_tree, crossed);
+		goto out;
+	}
+	for (i = 0; i < h->nfaults; i++) {
+		struct wormcast_trees_fault fl;
+		u32 id;
+
+		memcpy(&fl, (const u8 *)tab + wc_trees_table_size(1, n) + i * sizeof(fl),
+		       sizeof(fl));
+		id = wc_link_id(t, fl.node, fl.port);
+		if (id == WC_NO_LINK || !dead[id] || tree[id] || listed[id]) {
+			diag("%s: listed %u.%u is not a faulty link off the tree once",
+			     what, fl.node, fl.port);
+			goto out;
+		}
+		listed[id] = 1;
+		nlisted++;
+	}
+	if (nlisted != nf - crossed) {
+		diag("%s: %u listed, want %u", what, nlisted, nf - crossed);
+		goto out;
+	}
+	if (!crossed) {
+		/* BFS distances in the live graph: the tree's depths */
+		for (v = 0; v < n; v++)
+			dist[v] = U32_MAX;
+		dist[h->root[0]] = 0;
+		queue[tail++] = h->root[0];
+		while (head < tail) {
+			u32 x = queue[head++], p;
+
+			for (p = 0; p < t->nports; p++) {
+				u32 u = wc_topo_neighbor(t, x, p);
+
+				if (u == WC_NO_NODE || dead[wc_link_id(t, x, p)] ||
+				    dist[u] != U32_MAX)
+					continue;
+				dist[u] = dist[x] + 1;
+				queue[tail++] = u;
+			}
+		}
+		for (v = 0; v < n; v++)
+			if (dist[v] != depth[v]) {
+				diag("%s: node %u at level %u, live distance %u",
+				     what, v, depth[v], dist[v]);
+				goto out;
+			}
+	}
+	good = true;
+out:
+	free(dist);
+	free(queue);
+	free(depth);
+	free(dead);
+	free(tree);
+	free(listed);
+	return good;
+}
+
+/*
+ * wc_trees_table_spam_faults(): random sets of faulty links on meshes and
+ * tori (each a live-connected case and, on the mesh, one that cuts a
+ * corner off), checked by check_spam_faults(); the engine accepts every
+ * table; no faults gives the fault-free table byte for byte.
+ */
+static void test_spam_faults(void)
+{
+	static const struct {
+		u32 kind, ndims, dims[3];
+		const char *name;
+	} topo[] = {
+		{ WC_TOPO_MESH, 2, { 4, 4 }, "mesh 4x4" },
+		{ WC_TOPO_MESH, 2, { 8, 6 }, "mesh 8x6" },
+		{ WC_TOPO_TORUS, 2, { 5, 5 }, "torus 5x5" },
+		{ WC_TOPO_TORUS, 3, { 3, 3, 4 }, "torus 3x3x4" },
+		{ WC_TOPO_HYPERCUBE, 1, { 5 }, "Q5" },
+	};
+	u64 st = 7;
+	u32 k, trial, nbad = 0, ntables = 0, nrefused = 0;
+
+	for (k = 0; k < ARRAY_SIZE(topo); k++) {
+		struct wc_topo t;
+		void *tab = NULL, *plain = NULL;
+		size_t len, plen;
+		struct wc_spam_faults r;
+		const char *why = NULL;
+
+		wc_topo_init(&t, topo[k].kind, topo[k].ndims, topo[k].dims, NULL);
+		ok(!wc_trees_table_spam_faults(&t, NULL, 0, &tab, &len, &r, &why) &&
+		   !wc_trees_table(WORMCAST_MCAST_SPAM, &t, NULL, &plain, &plen, &why) &&
+		   len == plen && !memcmp(tab, plain, len) && !r.listed && !r.crossed,
+		   "%s: no faulty link, the fault-free spam table byte for byte",
+		   topo[k].name);
+		free(tab);
+		free(plain);
+		for (trial = 0; trial < 40; trial++) {
+			u32 nf = 1 + trial % 6, f[8], i = 0;
+			struct wc_tree_set set;
+			bool connected;
+
+			while (i < nf) {
+				u32 id = tu_rand_mod(&st, wc_link_space(&t)), a, pa, b, pb, j;
+
+				wc_link_ends(&t, id, &a, &pa, &b, &pb);
+				if (b == WC_NO_NODE || wc_link_id(&t, a, pa) != id)
+					continue;
+				for (j = 0; j < i && f[j] != id; j++)
+					;
+				if (j == i)
+					f[i++] = id;
+			}
+			if (wc_trees_table_spam_faults(&t, f, nf, &tab, &len, &r, &why)) {
+				nbad++;
+				diag("%s trial %u: %s", topo[k].name, trial, why ? why : "?");
+				continue;
+			}
+			ntables++;
+			connected = !r.crossed;
+			nbad += !check_spam_faults(&t, tab, len, f, nf, r.crossed,
+						   topo[k].name);
+			nbad += connected && r.listed != nf;
+			why = NULL;
+			if (wc_tree_set_build(&set, &t, tab, len, &why)) {
+				nrefused++;
+				diag("%s trial %u: the engine refused: %s", topo[k].name,
+				     trial, why ? why : "?");
+			} else {
+				wc_tree_set_free(&set);
+			}
+			free(tab);
+		}
+	}
+	ok(!nbad && ntables == 40 * ARRAY_SIZE(topo),
+	   "%u random spam tables with 1 to 6 faulty links: every tree link alive (when the live graph is connected), spanning, levels = live BFS distances, the faulty links off the tree listed",
+	   ntables);
+	ok(!nrefused, "the engine accepts every one of them");
+
+	/* a corner cut off: 4x4 mesh, node 0's two links fail */
+	{
+		u32 dims[2] = { 4, 4 }, f[3];
+		struct wc_topo t;
+		void *tab = NULL;
+		size_t len;
+		struct wc_spam_faults r;
+		struct wc_tree_set set;
+		const char *why = NULL;
+		int err;
+
+		wc_topo_init(&t, WC_TOPO_MESH, 2, dims, NULL);
+		f[0] = wc_link_id(&t, 0, wc_topo_port_to(&t, 0, 1));
+		f[1] = wc_link_id(&t, 0, wc_topo_port_to(&t, 0, 4));
+		f[2] = wc_link_id(&t, 9, wc_topo_port_to(&t, 9, 10));
+		err = wc_trees_table_spam_faults(&t, f, 3, &tab, &len, &r, &why);
+		ok(!err && r.crossed == 1 && r.listed == 2 && !r.unlisted &&
+		   check_spam_faults(&t, tab, len, f, 3, 1, "corner"),
+		   "node 0 cut off: the tree keeps the first of its links (0-1), lists the other two (crossed %u, listed %u)",
+		   r.crossed, r.listed);
+		ok(!err && ((const struct wormcast_trees *)tab)->parent_port[0] ==
+			   wc_topo_port_to(&t, 0, 1),
+		   "node 0's parent is node 1 (the first listed link out)");
+		why = NULL;
+		err = err ? err : wc_tree_set_build(&set, &t, tab, len, &why);
+		ok(!err, "the engine accepts it (%s)", why ? why : "");
+		if (!err)
+			wc_tree_set_free(&set);
+		free(tab);
+	}
 }
 
 int main(void)
@@ -603,5 +828,6 @@ int main(void)
 	test_refusals();
 	test_parse();
 	test_set_faults();
+	test_spam_faults();
 	return done_testing();
 }

@@ -617,6 +617,21 @@ static uint32_t *ids(const uint32_t *v, uint32_t n)
 	return c;
 }
 
+static void test_follows_faults(void)
+{
+	uint32_t s, follow = 0, trees = 0;
+
+	for (s = 0; s <= WORMCAST_MCAST_MAX; s++) {
+		follow |= (uint32_t)wcd_follows_faults(s) << s;
+		trees |= (uint32_t)wcd_trees_carry_faults(s) << s;
+	}
+	ok(follow == (1u << WORMCAST_MCAST_SPAM | 1u << WORMCAST_MCAST_DSTM1 |
+		      1u << WORMCAST_MCAST_DSTM2 | 1u << WORMCAST_MCAST_RT |
+		      1u << WORMCAST_MCAST_FTMESH) &&
+	   trees == (follow & ~(1u << WORMCAST_MCAST_FTMESH)),
+	   "tables that follow the faults: spam, dstm-1, dstm-2, rt (trees: the faulty links) and ftmesh");
+}
+
 static void test_faults(void)
 {
 	static const uint32_t l1[] = { 9, 3, 9, 5 }, n1[] = { 7 }, n2[] = { 7, 2 };
@@ -643,6 +658,10 @@ static void test_faults(void)
 	ok(f.nlinks == 3 && f.links[0] == 3 && f.links[1] == 5 && f.links[2] == 9 &&
 	   f.nnodes == 1 && f.seq == seq + 1 && f.links_seq == lseq + 1 && !f.dirty,
 	   "links 9, 3, 9, 5 and node 7: sorted, once each; both counters move");
+	ok(wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, seq, lseq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, false, 0, 0) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, f.seq, f.links_seq),
+	   "a spam table pushed before the links failed, or not ours, is stale; one pushed after is not");
 	ok(wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, true, seq, lseq) &&
 	   wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0, 0) &&
 	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq, lseq) &&
@@ -661,6 +680,7 @@ static void test_faults(void)
 	wcd_faults_update(&f, &a, 4, &b, 2);
 	ok(f.seq == seq + 1 && f.links_seq == lseq && f.nnodes == 2 && f.nodes[0] == 2 &&
 	   !wcd_faults_stale(&f, WORMCAST_MCAST_RT, true, seq, lseq) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, seq, lseq) &&
 	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq, lseq),
 	   "a node fails: an ftmesh table is stale, a trees table (links only) is not");
 	a = ids(l1, 0);
@@ -863,6 +883,7 @@ int main(void)
 	test_decide();
 	test_sync();
 	test_config();
+	test_follows_faults();
 	test_faults();
 	test_ftm_detour();
 	test_ftmesh();

@@ -409,12 +409,15 @@ enum wormcast_table_kind {
  * DSTM-2, RT: 2).  Post-order numbers, subtree intervals and levels are
  * derived from it, children taken in increasing port order.
  *
- * Then @nfaults struct wormcast_trees_fault (two-tree schemes only, at
- * most WORMCAST_TREES_MAX_FAULTS): the faulty links the daemon planned
- * for (Documentation/faults.rst, "DSTM around faulty links").  Each names
- * a link of the topology by one end and its port; no link twice.  They
- * follow the parent ports directly, so they may be unaligned.  A table
- * without faults ends after the parent ports.
+ * Then @nfaults struct wormcast_trees_fault (at most
+ * WORMCAST_TREES_MAX_FAULTS): the faulty links the daemon planned for
+ * (Documentation/faults.rst, "DSTM around faulty links" and "SPAM around
+ * faulty links").  Each names a link of the topology by one end and its
+ * port; no link twice.  Two trees: the sources and routers route around
+ * them.  SPAM: the tree must avoid them (none is a tree link), and the
+ * up cross links skip them.  They follow the parent ports directly, so
+ * they may be unaligned.  A table without faults ends after the parent
+ * ports.
  */
 struct wormcast_trees {
 	__u32 scheme;			/* enum wormcast_mcast_scheme */
