@@ -965,24 +965,38 @@ static int wc_genl_table_get(struct sk_buff *skb, struct genl_info *info)
 /*
  * TABLE_GET dump: the table's bytes in order, as messages of OFFSET and
  * DATA (at most WORMCAST_TABLE_CHUNK_MAX bytes each), each with KIND and
- * GEN.  cb->args[0]: next offset.  cb->seq is the table's generation, so a
- * table replaced between two parts of the dump sets NLM_F_DUMP_INTR.
+ * GEN.  The table committed when the dump starts is pinned (a reference,
+ * cb->args[1]) until it ends, so every part of one dump comes from one
+ * generation, whatever is committed meanwhile: a reader never has to
+ * start again.  cb->args[0]: next offset.
  */
-static int wc_genl_table_dump(struct sk_buff *skb, struct netlink_callback *cb)
+static int wc_genl_table_dump_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
-	struct net *net = sock_net(skb->sk);
 	struct wc_fabric *f;
 	struct wc_table *t;
-	u32 off = cb->args[0];
-	int err = 0;
 
 	rtnl_lock();
-	t = wc_genl_find_table(net, info->attrs, cb->extack, &f);
+	t = wc_genl_find_table(sock_net(cb->skb->sk), info->attrs, cb->extack,
+			       &f);
 	rtnl_unlock();
 	if (IS_ERR(t))
 		return PTR_ERR(t);
-	cb->seq = t->gen;
+	cb->args[1] = (long)t;
+	return 0;
+}
+
+static int wc_genl_table_dump_done(struct netlink_callback *cb)
+{
+	wc_table_put((struct wc_table *)cb->args[1]);
+	return 0;
+}
+
+static int wc_genl_table_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct wc_table *t = (const struct wc_table *)cb->args[1];
+	u32 off = cb->args[0];
+
 	while (off < t->size) {
 		int room = skb_tailroom(skb) - WC_TABLE_MSG_OVERHEAD;
 		u32 len = min_t(u32, t->size - off, WORMCAST_TABLE_CHUNK_MAX);
@@ -1006,14 +1020,12 @@ static int wc_genl_table_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			break;
 		}
 		genlmsg_end(skb, hdr);
-		nl_dump_check_consistent(cb, nlmsg_hdr(skb));
 		off += len;
 	}
 	if (off == cb->args[0] && off < t->size)
-		err = -EMSGSIZE;	/* not one byte fits: cannot progress */
+		return -EMSGSIZE;	/* not one byte fits: cannot progress */
 	cb->args[0] = off;
-	wc_table_put(t);
-	return err ?: skb->len;
+	return skb->len;
 }
 
 /* ------------------------------------------------------------ faults */
@@ -1383,7 +1395,7 @@ void wc_genl_notify_groups(struct wc_fabric *f, u32 gen)
 
 /* ------------------------------------------------------------ family */
 
-static const struct genl_small_ops wc_genl_ops[] = {
+static const struct genl_ops wc_genl_ops[] = {
 	{
 		.cmd = WORMCAST_CMD_FABRIC_GET,
 		.doit = wc_genl_fabric_get,
@@ -1423,7 +1435,9 @@ static const struct genl_small_ops wc_genl_ops[] = {
 	{
 		.cmd = WORMCAST_CMD_TABLE_GET,
 		.doit = wc_genl_table_get,
+		.start = wc_genl_table_dump_start,
 		.dumpit = wc_genl_table_dump,
+		.done = wc_genl_table_dump_done,
 	},
 	{
 		.cmd = WORMCAST_CMD_LINKS_GET,
@@ -1456,8 +1470,8 @@ static struct genl_family wc_genl_family __ro_after_init = {
 	.policy = wc_genl_policy,
 	.netnsok = true,
 	.module = THIS_MODULE,
-	.small_ops = wc_genl_ops,
-	.n_small_ops = ARRAY_SIZE(wc_genl_ops),
+	.ops = wc_genl_ops,
+	.n_ops = ARRAY_SIZE(wc_genl_ops),
 	.mcgrps = wc_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(wc_mcgrps),
 };

@@ -26,8 +26,9 @@ parse"), never skipped:
                                      the forms above)
                 };
   genl ops      static const struct genl_[small_]ops NAME[] = {
-                  { .cmd = C, .doit = F, .dumpit = F, .flags = FLAGS,
-                    .validate = FLAGS }, ... };
+                  { .cmd = C, .doit = F, .start = F, .dumpit = F,
+                    .done = F, .flags = FLAGS, .validate = FLAGS }, ... };
+                (.start and .done: the spec's dump pre and post)
   family        struct genl_family: .name .version .maxattr .policy
                 .mcgrps; struct rtnl_link_ops: .maxtype .policy
   puts          nla_put_{u8,u16,u32,u64_64bit,s32,string,flag}(skb, ATTR,
@@ -862,10 +863,11 @@ def check_kernel(sp, src):
             raise ParseError('%s: cannot parse op %r' % (GENL, item))
         op = {}
         for f in split_top(im.group(1)):
-            fm = re.fullmatch(r'\.(cmd|doit|dumpit|flags|validate)\s*=\s*(.+)', f, re.S)
+            fm = re.fullmatch(r'\.(cmd|doit|start|dumpit|done|flags|validate)\s*=\s*(.+)',
+                              f, re.S)
             if not fm:
-                raise ParseError('%s: op field %r: not one of .cmd .doit .dumpit .flags .validate'
-                                 % (GENL, f))
+                raise ParseError('%s: op field %r: not one of .cmd .doit .start .dumpit .done '
+                                 '.flags .validate' % (GENL, f))
             op[fm.group(1)] = fm.group(2).strip()
         if 'cmd' not in op:
             raise ParseError('%s: op without .cmd' % GENL)
@@ -897,6 +899,11 @@ def check_kernel(sp, src):
         if ('dump' in op) != ('dumpit' in k):
             errs.append('%s: %s: dumpit %s in the kernel, dump %s in the spec'
                         % (GENL, cname, 'dumpit' in k, 'dump' in op))
+        for hook, field in (('pre', 'start'), ('post', 'done')):
+            want = op.get('dump', {}).get(hook)
+            if (want and want.replace('-', '_')) != k.get(field):
+                errs.append('%s: %s: .%s %s in the kernel, dump %s %s in the spec'
+                            % (GENL, cname, field, k.get(field), hook, want))
         kf = flag_list(k['flags'], GENL_FLAGS, cname) if 'flags' in k else []
         if kf != sorted(op.get('flags', [])):
             errs.append('%s: %s: flags %s, spec %s' % (GENL, cname, kf, op.get('flags', [])))
@@ -1438,6 +1445,8 @@ SOURCE_MUTATIONS = [
      'nla_put_u32(skb, WORMCAST_LINK_BUSY, busy)'),
     ('an op losing its dumpit', GENL,
      '.doit = wc_genl_stats_get,\n\t\t.dumpit = wc_genl_stats_dump,', '.doit = wc_genl_stats_get,'),
+    ('a dump losing its start (the spec\'s pre)', GENL,
+     '\t\t.start = wc_genl_table_dump_start,\n', ''),
 ]
 
 

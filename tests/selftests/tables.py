@@ -629,7 +629,39 @@ def plans_checks():
        ack.strerror())
     ack, data, _ = fam.table_bytes(PLANS)
     ok(data == good, 'read back byte for byte')
+    pinned_dump(fam, g)
     dellink(rt)
+
+
+def pinned_dump(fam, gen):
+    """A TABLE_GET dump holds the table committed when it started: a
+    commit between its parts changes nothing in what it returns."""
+    big = plans_blob([(bytes([1, 0, 0x5e, 0, i >> 8, i & 0xff]), 0, [[1, 2], [15]])
+                      for i in range(4000)])
+    ack, g = fam.push(big, gen, kind=PLANS)
+    ok(not ack.err and g == gen + 1, 'a plans table of %d bytes committed' % len(big),
+       ack.strerror())
+    reader = Family()
+    first = reader.g.dump(CMD['table_get'], reader.fab + nla_u32(A['table_kind'], PLANS),
+                          max_msgs=1)
+    ack, g2 = fam.push(plans_blob([(bytes([1, 0, 0x5e, 1, 2, 3]), 0, [[1]])]), g, kind=PLANS)
+    ok(not ack.err and g2 == g + 1,
+       'another plans table committed while the dump is open (generation %s)' % g2,
+       ack.strerror())
+    rest = reader.sock.wait(reader.sock.seq)
+    msgs = first.msgs + rest.msgs
+    data, gens, bad = b'', set(), 0
+    for m in msgs:
+        a = attr_dict(m.data, 4)
+        gens.add(get_u32(a[A['table_gen']]))
+        if get_u32(a[A['table_offset']]) != len(data):
+            bad += 1
+        data += a[A['table_data']]
+    ok(rest.done and not rest.err and not first.intr and not rest.intr and
+       len(msgs) > 1 and gens == {g} and not bad and data == big,
+       'the dump returns the table it started on, whole, in %d messages of generation %s '
+       '(no NLM_F_DUMP_INTR)' % (len(msgs), sorted(gens)),
+       rest.strerror(), len(data), bad)
 
 
 # Four doublings from (0, 0) of the 4x4 torus: (step, from, to), offsets
