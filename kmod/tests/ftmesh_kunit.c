@@ -18,7 +18,9 @@
  *    source is extended safe to (computed here by scanning its row and
  *    column) is consumed exactly once, no channel enters or leaves a
  *    block, the others are exactly the engine's fault_drops; the same
- *    31 multicasts at once finish with no watchdog report.
+ *    31 multicasts at once finish with no watchdog report;
+ *  - Strategy 3 plans checked against a committed table of strategy 3:
+ *    a good plan laid out as the source sends it, every bad one refused.
  */
 #include <kunit/test.h>
 #include <linux/slab.h>
@@ -660,11 +662,146 @@ static void ftm_route(struct kunit *test)
 	fctx_done(c);
 }
 
+/* A PLANS table of one Strategy 3 plan for 01:00:5e:01:02:03. */
+struct pblob {
+	struct wormcast_plans h;
+	struct wormcast_plan p;
+	u32 w[16];
+};
+
+static size_t pblob_set(struct pblob *b, u32 src, u32 nworms, const u32 *w,
+			u32 nw)
+{
+	static const u8 grp[ETH_ALEN] = { 0x01, 0x00, 0x5e, 0x01, 0x02, 0x03 };
+
+	memset(b, 0, sizeof(*b));
+	b->h.nnodes = NN;
+	b->h.nplans = 1;
+	b->h.scheme = WORMCAST_MCAST_FTMESH;
+	memcpy(b->p.addr, grp, ETH_ALEN);
+	b->p.src = src;
+	b->p.nworms = nworms;
+	b->p.nwords = nw;
+	memcpy(b->w, w, nw * sizeof(u32));
+	return offsetof(struct pblob, w) + nw * sizeof(u32);
+}
+
+static int ppush(struct fctx *c, const struct pblob *b, size_t len, u32 gen)
+{
+	u32 new_gen;
+
+	return wc_kunit_table_push(&c->ts, WORMCAST_TABLE_PLANS, b, len, gen,
+				   len, &new_gen, &c->ext);
+}
+
+struct pbad {
+	const char *name;
+	const char *why;	/* in the extack message */
+	u32 src, nworms, nw;
+	u32 w[10];
+};
+
+/* From (1, 1) = node 7 unless said; (2, 2) = node 14 is in block B0. */
+static const struct pbad pbad_cases[] = {
+	{ "five worms", "more worms than ports", 7, 5, 10,
+	  { 1, 28, 1, 4, 1, 24, 1, 0, 1, 30 } },
+	{ "subnetworks out of order", "increasing subnetwork order", 7, 2, 4,
+	  { 1, 4, 1, 28 } },
+	{ "one worm in two subnetworks", "in two subnetworks", 7, 1, 3,
+	  { 2, 28, 4 } },
+	{ "a bit beyond node and choices", "bits beyond node and choices", 7,
+	  1, 2, { 1, 28 | BIT(30) } },
+	{ "a destination in a block", "cannot reach minimally", 7, 1, 2,
+	  { 1, 14 } },
+	{ "the source in a block", "source is inside a faulty block", 14, 1,
+	  2, { 1, 28 } },
+	{ "a destination twice", "appears twice", 7, 1, 3, { 2, 28, 28 } },
+	{ "the source as a destination", "its own source", 7, 1, 2, { 1, 7 } },
+	{ "a worm longer than the words", "runs past the plan's words", 7, 1,
+	  1, { 2 } },
+};
+
+/*
+ * Strategy 3 plans (kmod/engine/plans.c, wc_plan_set_build_ftm()) through
+ * the table glue: refused on a Strategy 2 table; from (1, 1), one worm per
+ * subnetwork in order, (4, 4) +X+Y, (4, 0) +X-Y, (0, 4) -X+Y, (0, 0)
+ * -X-Y, committed and laid out as the source sends it (each word marked
+ * planned, a 0 count at the end); every kind of bad plan refused with its
+ * extack message, the committed plans and the generation unchanged.
+ */
+static void ftm_plans(struct kunit *test)
+{
+	static const u32 good[] = { 1, 28, 1, 4, 1, 24, 1, 0 };
+	static const u32 layout[] = {
+		1, 28 | WC_FTM_PLANNED, 1, 4 | WC_FTM_PLANNED,
+		1, 24 | WC_FTM_PLANNED, 1, 0 | WC_FTM_PLANNED, 0,
+	};
+	struct fctx *c = fctx_new(test, WORMCAST_TOPO_MESH, 4, WC_REPL_ASYNC);
+	struct pblob *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct fblob *f = fblob_new(test);
+	struct wc_table *ft, *t, *after;
+	const struct wc_plan_set *ps;
+	const struct wc_plan *p;
+	unsigned int i;
+	size_t len;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	fblob_good(f, 2, 0);
+	KUNIT_ASSERT_EQ(test, fpush(c, f, flen(f), 0), 0);
+	len = pblob_set(b, 7, 4, good, ARRAY_SIZE(good));
+	KUNIT_EXPECT_EQ(test, ppush(c, b, len, 1), -EINVAL);
+	KUNIT_EXPECT_TRUE_MSG(test, c->ext._msg &&
+			      strstr(c->ext._msg, "of strategy 3"),
+			      "%s", c->ext._msg ?: "(none)");
+	fblob_good(f, 3, 0);
+	KUNIT_ASSERT_EQ(test, fpush(c, f, flen(f), 1), 0);
+	ft = wc_tables_get(&c->ts, WORMCAST_TABLE_FTMESH);
+	KUNIT_ASSERT_NOT_NULL(test, ft);
+	for (i = 1; i < ARRAY_SIZE(good); i += 2)
+		KUNIT_ASSERT_TRUE_MSG(test,
+				      wc_ftm_reachable(&ft->u.ftm.tab, 7, good[i]),
+				      "node %u extended safe from 7", good[i]);
+	KUNIT_ASSERT_EQ_MSG(test, ppush(c, b, len, 2), 0, "%s",
+			    c->ext._msg ?: "");
+	t = wc_tables_get(&c->ts, WORMCAST_TABLE_PLANS);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	ps = &t->u.plans;
+	KUNIT_EXPECT_EQ(test, ps->scheme, (u32)WORMCAST_MCAST_FTMESH);
+	KUNIT_EXPECT_EQ(test, ps->base_gen, ft->gen);
+	KUNIT_ASSERT_EQ(test, ps->nplans, 1u);
+	p = &ps->plans[0];
+	KUNIT_EXPECT_EQ(test, p->src, 7u);
+	KUNIT_EXPECT_EQ(test, p->ndsts, 4u);
+	KUNIT_EXPECT_EQ(test, p->nworms, 4u);
+	KUNIT_ASSERT_EQ(test, p->nlayout, (u32)ARRAY_SIZE(layout));
+	for (i = 0; i < ARRAY_SIZE(layout); i++)
+		KUNIT_EXPECT_EQ_MSG(test, ps->words[p->layout + i], layout[i],
+				    "layout word %u", i);
+	for (i = 0; i < ARRAY_SIZE(pbad_cases); i++) {
+		const struct pbad *x = &pbad_cases[i];
+
+		len = pblob_set(b, x->src, x->nworms, x->w, x->nw);
+		KUNIT_EXPECT_EQ_MSG(test, ppush(c, b, len, 3), -EINVAL, "%s",
+				    x->name);
+		KUNIT_EXPECT_TRUE_MSG(test, c->ext._msg &&
+				      strstr(c->ext._msg, x->why),
+				      "%s: %s", x->name, c->ext._msg ?: "(none)");
+		KUNIT_EXPECT_EQ(test, wc_tables_gen(&c->ts), 3u);
+		after = wc_tables_get(&c->ts, WORMCAST_TABLE_PLANS);
+		KUNIT_EXPECT_PTR_EQ_MSG(test, after, t, "%s", x->name);
+		wc_table_put(after);
+	}
+	wc_table_put(t);
+	wc_table_put(ft);
+	fctx_done(c);
+}
+
 static struct kunit_case ftm_cases[] = {
 	KUNIT_CASE(ftm_good),
 	KUNIT_CASE(ftm_bad),
 	KUNIT_CASE(ftm_fabric),
 	KUNIT_CASE(ftm_route),
+	KUNIT_CASE(ftm_plans),
 	{}
 };
 
