@@ -425,7 +425,7 @@ static void ftm_bad(struct kunit *test)
 {
 	struct fctx *c = fctx_new(test, WORMCAST_TOPO_MESH, 4, WC_REPL_ASYNC);
 	struct fblob *f = fblob_new(test);
-	struct wc_table *before, *after;
+	struct wc_table *before;
 	unsigned int i;
 
 	fblob_good(f, 1, 0);
@@ -443,15 +443,9 @@ static void ftm_bad(struct kunit *test)
 			len = sizeof(struct wormcast_ftmesh) - 8;
 		else
 			len -= x->len_delta;
-		KUNIT_EXPECT_EQ_MSG(test, fpush(c, f, len, 1), -EINVAL, "%s",
-				    x->name);
-		KUNIT_EXPECT_TRUE_MSG(test, c->ext._msg &&
-				      strstr(c->ext._msg, x->why),
-				      "%s: %s", x->name, c->ext._msg ?: "(none)");
-		KUNIT_EXPECT_EQ(test, wc_tables_gen(&c->ts), 1u);
-		after = wc_tables_get(&c->ts, WORMCAST_TABLE_FTMESH);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, after, before, "%s", x->name);
-		wc_table_put(after);
+		wc_kunit_expect_refused(test, &c->ts, WORMCAST_TABLE_FTMESH,
+					fpush(c, f, len, 1), &c->ext, x->why,
+					x->name, 1, before);
 	}
 	wc_table_put(before);
 	fctx_done(c);
@@ -739,7 +733,7 @@ static void ftm_plans(struct kunit *test)
 	struct fctx *c = fctx_new(test, WORMCAST_TOPO_MESH, 4, WC_REPL_ASYNC);
 	struct pblob *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	struct fblob *f = fblob_new(test);
-	struct wc_table *ft, *t, *after;
+	struct wc_table *ft, *t;
 	const struct wc_plan_set *ps;
 	const struct wc_plan *p;
 	unsigned int i;
@@ -781,15 +775,9 @@ static void ftm_plans(struct kunit *test)
 		const struct pbad *x = &pbad_cases[i];
 
 		len = pblob_set(b, x->src, x->nworms, x->w, x->nw);
-		KUNIT_EXPECT_EQ_MSG(test, ppush(c, b, len, 3), -EINVAL, "%s",
-				    x->name);
-		KUNIT_EXPECT_TRUE_MSG(test, c->ext._msg &&
-				      strstr(c->ext._msg, x->why),
-				      "%s: %s", x->name, c->ext._msg ?: "(none)");
-		KUNIT_EXPECT_EQ(test, wc_tables_gen(&c->ts), 3u);
-		after = wc_tables_get(&c->ts, WORMCAST_TABLE_PLANS);
-		KUNIT_EXPECT_PTR_EQ_MSG(test, after, t, "%s", x->name);
-		wc_table_put(after);
+		wc_kunit_expect_refused(test, &c->ts, WORMCAST_TABLE_PLANS,
+					ppush(c, b, len, 3), &c->ext, x->why,
+					x->name, 3, t);
 	}
 	wc_table_put(t);
 	wc_table_put(ft);
