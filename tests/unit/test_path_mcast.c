@@ -181,6 +181,7 @@ int main(void)
 {
 	case_path_tables_good(NULL);
 	case_path_tables_bad(NULL);
+	case_path_tables_faults(NULL);
 	case_path_hops(NULL);
 	case_path_star_sample(NULL);
 	case_path_reference(NULL, 60);
