@@ -118,7 +118,7 @@ static void against_planners(u32 per)
 
 			ok(!wc_labels_table_build(&t, path_schemes[k], &bytes,
 						  &len) &&
-			   len == wc_labels_table_size(t.nnodes) &&
+			   len == wc_labels_table_size(t.nnodes, 0) &&
 			   !wc_label_set_build(&s, &t, bytes, len, NULL),
 			   "%s scheme %u: daemon table accepted by the engine",
 			   topos[i].name, path_schemes[k]);

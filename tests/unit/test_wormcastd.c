@@ -387,7 +387,7 @@ static void test_sync(void)
 
 		ok(!err && res.action == WCD_PUSH && res.attempts == 1 && f.table &&
 		   f.table_kind == wc_mcast_table_kind(s) &&
-		   (labels ? f.table_len == wc_labels_table_size(64) :
+		   (labels ? f.table_len == wc_labels_table_size(64, 0) :
 		    bcast ? f.table_len == wc_bcast_table_size(64) :
 		    ftm ? f.table_len == wc_ftm_table_size(64, 0, 0) :
 			  !wc_trees_table_parse(f.table, f.table_len, NULL, NULL)) &&
