@@ -100,9 +100,16 @@ void wcd_faults_free(struct wcd_faults *f)
 	memset(f, 0, sizeof(*f));
 }
 
+/* Tables that carry the faulty links only: trees of two, labels. */
+static bool links_only(uint32_t scheme)
+{
+	return wc_mcast_two_trees(scheme) ||
+	       wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS;
+}
+
 bool wcd_follows_faults(uint32_t scheme)
 {
-	return wc_mcast_two_trees(scheme) || scheme == WORMCAST_MCAST_FTMESH;
+	return links_only(scheme) || scheme == WORMCAST_MCAST_FTMESH;
 }
 
 bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,
@@ -110,7 +117,7 @@ bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,
 {
 	if (!wcd_follows_faults(scheme) || !f->known)
 		return false;
-	if (wc_mcast_two_trees(scheme))
+	if (links_only(scheme))
 		return ours ? pushed_links_seq != f->links_seq : f->nlinks != 0;
 	return !ours || pushed_seq != f->seq;
 }

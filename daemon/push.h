@@ -83,7 +83,10 @@ void wcd_faults_update(struct wcd_faults *f, uint32_t **links,
 		       uint32_t nlinks, uint32_t **nodes, uint32_t nnodes);
 void wcd_faults_free(struct wcd_faults *f);
 
-/* The schemes whose tables depend on the faults (two-tree, ftmesh). */
+/*
+ * The schemes whose tables depend on the faults: two-tree and label
+ * schemes (their tables carry the faulty links), ftmesh.
+ */
 bool wcd_follows_faults(uint32_t scheme);
 
 /*

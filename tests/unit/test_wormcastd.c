@@ -647,8 +647,11 @@ static void test_faults(void)
 	   wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0, 0) &&
 	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq, lseq) &&
 	   !wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, f.seq, f.links_seq) &&
-	   !wcd_faults_stale(&f, WORMCAST_MCAST_DUAL_PATH, true, seq, lseq),
-	   "then trees and ftmesh tables pushed before are stale, dual-path's never");
+	   wcd_faults_stale(&f, WORMCAST_MCAST_DUAL_PATH, true, seq, lseq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_OCMS, false, 0, 0) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_STAR_TREE, true, f.seq, f.links_seq) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DCF, true, seq, lseq),
+	   "then trees, labels and ftmesh tables pushed before are stale, dcf's never");
 	seq = f.seq;
 	lseq = f.links_seq;
 	a = ids(l1, 4);
@@ -661,8 +664,9 @@ static void test_faults(void)
 	wcd_faults_update(&f, &a, 4, &b, 2);
 	ok(f.seq == seq + 1 && f.links_seq == lseq && f.nnodes == 2 && f.nodes[0] == 2 &&
 	   !wcd_faults_stale(&f, WORMCAST_MCAST_RT, true, seq, lseq) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_HAMILTONIAN, true, seq, lseq) &&
 	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq, lseq),
-	   "a node fails: an ftmesh table is stale, a trees table (links only) is not");
+	   "a node fails: an ftmesh table is stale, a trees or labels table (links only) is not");
 	a = ids(l1, 0);
 	b = ids(n2, 0);
 	wcd_faults_update(&f, &a, 0, &b, 0);
