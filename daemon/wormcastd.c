@@ -19,7 +19,9 @@
  *    learns each fabric's faults with FAULT_GET when it first syncs it and
  *    again after FAULT_ADD or FAULT_DEL events (a burst of events read
  *    together gives one FAULT_GET and one table); a two-tree table
- *    (dstm-1, dstm-2, rt) carries the faulty links, and an ftmesh table
+ *    (dstm-1, dstm-2, rt) carries the faulty links, a labels table too
+ *    (with a Hamiltonian path that avoids them, "Label schemes around
+ *    faulty links"), and an ftmesh table
  *    the fault information of a 2-D mesh (blocks, safety vectors,
  *    records: ftm_table.h) computed from the faulty nodes and links, so
  *    when they change the table is computed and pushed again (one log
