@@ -267,14 +267,12 @@ void wc_labeling_free(struct wc_labeling *lb)
 
 /* ------------------------------------------------- around faulty links */
 
-/* How many candidate paths wc_labeling_init_faults() tries on @t. */
+/* How many candidate paths wc_labeling_init_faults() walks on @t. */
 static u32 ncandidates(const struct wc_topo *t)
 {
 	if ((t->kind == WC_TOPO_MESH || t->kind == WC_TOPO_TORUS) &&
 	    t->ndims == 2)
 		return 8;
-	if (t->kind == WC_TOPO_STAR)
-		return wc_star_nnodes(t->dims[0]);
 	return 1;
 }
 
@@ -319,6 +317,62 @@ static void star_candidate(const struct wc_topo *t, const u32 *base, u32 k,
 			p[i] = sigma[p[i] - 1];
 		order[l] = wc_star_rank(n, p);
 	}
+}
+
+/*
+ * S_n: into @cand the candidate (star_candidate()) whose path uses the
+ * fewest of the @nlinks faulty links @links, the first of them by rank;
+ * *@crossed gets how many hops use one.  Without walking n! paths of n!
+ * nodes: hop l of a candidate uses the same port as hop l of @base (a
+ * symbol permutation keeps positions), and a star link has the same port
+ * at both ends, so hop l uses the faulty link {a, b} exactly when that
+ * port is the link's and sigma maps @base[l - 1] to a or to b: each such
+ * (link, hop) names two sigmas, whose counts go up.
+ */
+static int star_pick(const struct wc_topo *t, const u32 *base,
+		     const u32 *links, u32 nlinks, u32 *cand, u32 *crossed)
+{
+	u32 n = t->dims[0], nn = t->nnodes, i, j, l, e, best = 0;
+	u32 a, pa, b, pb, *hits = wc_calloc(nn, sizeof(u32));
+	u8 *hop_port = wc_zalloc(nn), *perm = wc_zalloc((size_t)nn * n);
+	u8 sigma[WC_MAX_STAR_N], end[2][WC_MAX_STAR_N];
+	int err = -ENOMEM;
+
+	if (!hits || !hop_port || !perm)
+		goto out;
+	for (l = 0; l < nn; l++) {
+		wc_star_unrank(n, base[l], perm + (size_t)l * n);
+		if (l)
+			hop_port[l] = (u8)wc_topo_port_to(t, base[l - 1],
+							  base[l]);
+	}
+	for (i = 0; i < nlinks; i++) {
+		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
+		wc_star_unrank(n, a, end[0]);
+		wc_star_unrank(n, b, end[1]);
+		for (l = 1; l < nn; l++) {
+			const u8 *p = perm + (size_t)(l - 1) * n;
+
+			if (hop_port[l] != pa)
+				continue;
+			for (e = 0; e < 2; e++) {
+				for (j = 0; j < n; j++)
+					sigma[p[j] - 1] = end[e][j];
+				hits[wc_star_rank(n, sigma)]++;
+			}
+		}
+	}
+	for (l = 1; l < nn; l++)
+		if (hits[l] < hits[best])
+			best = l;
+	star_candidate(t, base, best, cand);
+	*crossed = hits[best];
+	err = 0;
+out:
+	wc_free(hits);
+	wc_free(hop_port);
+	wc_free(perm);
+	return err;
 }
 
 /* Is there a link from @a to @b that is not dead? */
@@ -367,13 +421,18 @@ int wc_labeling_init_faults(struct wc_labeling *lb, const struct wc_topo *t,
 		lb->dead[(size_t)a * t->nports + pa] = 1;
 		lb->dead[(size_t)b * t->nports + pb] = 1;
 	}
-	nc = ncandidates(t);
+	if (t->kind == WC_TOPO_STAR) {
+		err = star_pick(t, lb->node, links, nlinks, cand, &best);
+		if (err)
+			goto fail;
+		for (l = 0; l < t->nnodes; l++)
+			lb->label[cand[l]] = l;
+	}
+	nc = t->kind == WC_TOPO_STAR ? 0 : ncandidates(t);
 	for (k = 0; k < nc && best; k++) {
 		u32 c;
 
-		if (t->kind == WC_TOPO_STAR)
-			star_candidate(t, lb->node, k, cand);
-		else if (nc == 8)
+		if (nc == 8)
 			grid_candidate(t, k, cand);
 		else
 			memcpy(cand, lb->node, t->nnodes * sizeof(u32));
@@ -381,7 +440,6 @@ int wc_labeling_init_faults(struct wc_labeling *lb, const struct wc_topo *t,
 		if (c >= best)
 			continue;
 		best = c;
-		/* lb->node stays the canonical path, the stars' base */
 		for (l = 0; l < t->nnodes; l++)
 			lb->label[cand[l]] = l;
 	}

@@ -440,6 +440,78 @@ static void test_faults_edges(void)
 	free(tab);
 }
 
+/* Hops of @order (label -> node) whose link is one of @links. */
+static u32 hops_on(const struct wc_topo *t, const u32 *order, const u32 *links,
+		   u32 nlinks)
+{
+	u32 l, i, c = 0, id;
+
+	for (l = 1; l < t->nnodes; l++) {
+		id = wc_link_id(t, order[l - 1],
+				wc_topo_port_to(t, order[l - 1], order[l]));
+		for (i = 0; i < nlinks && links[i] != id; i++)
+			;
+		c += i < nlinks;
+	}
+	return c;
+}
+
+/*
+ * Many faulty links of S_5 (random, 10 to 100): the labeling's path uses
+ * as few as the best of the 120 symbol permutations of the canonical path,
+ * found here by walking each, and *crossed is the count on its path.
+ */
+static void test_star_many_faults(void)
+{
+	u32 n = 5, links[100], order[120], base[120], nl, k, l, i, j, c, min;
+	u32 crossed, bad_min = 0, bad_count = 0, trials = 0;
+	u8 sigma[8], p[8];
+	struct wc_labeling lb, canon;
+	struct wc_topo t;
+	u64 st = 5;
+
+	wc_topo_init(&t, WC_TOPO_STAR, 1, &n, NULL);
+	wc_labeling_init(&canon, &t);
+	memcpy(base, canon.node, sizeof(base));
+	wc_labeling_free(&canon);
+	for (nl = 10; nl <= 100; nl += 10, trials++) {
+		for (k = 0; k < nl;) {
+			u32 v = tu_rand_mod(&st, t.nnodes);
+			u32 id = wc_link_id(&t, v, tu_rand_mod(&st, t.nports));
+
+			for (i = 0; i < k && links[i] != id; i++)
+				;
+			if (i == k)
+				links[k++] = id;
+		}
+		min = U32_MAX;
+		for (k = 0; k < t.nnodes; k++) {
+			wc_star_unrank(n, k, sigma);
+			for (l = 0; l < t.nnodes; l++) {
+				wc_star_unrank(n, base[l], p);
+				for (j = 0; j < n; j++)
+					p[j] = sigma[p[j] - 1];
+				order[l] = wc_star_rank(n, p);
+			}
+			c = hops_on(&t, order, links, nl);
+			if (c < min)
+				min = c;
+		}
+		if (wc_labeling_init_faults(&lb, &t, links, nl, &crossed)) {
+			bad_min++;
+			continue;
+		}
+		bad_min += crossed != min;
+		bad_count += crossed != hops_on(&t, lb.node, links, nl);
+		if (!wc_labeling_order_is_hamiltonian(&t, lb.node, NULL))
+			bad_count++;
+		wc_labeling_free(&lb);
+	}
+	is_int(bad_min, 0, "S_5, %u sets of 10 to 100 faulty links: the fewest crossed of the 120 candidates",
+	       trials);
+	is_int(bad_count, 0, "S_5: crossed is the count of the path's hops on a faulty link");
+}
+
 int main(void)
 {
 	u32 m1[1] = { 9 }, m2[2] = { 5, 4 }, m2b[2] = { 8, 8 };
@@ -454,6 +526,7 @@ int main(void)
 	test_tree_step();
 	test_faults();
 	test_faults_edges();
+	test_star_many_faults();
 	test_topology("mesh 9", WC_TOPO_MESH, 1, m1, true, 0);
 	test_topology("mesh 5x4", WC_TOPO_MESH, 2, m2, true, 0);
 	test_topology("mesh 8x8", WC_TOPO_MESH, 2, m2b, true, 0);
