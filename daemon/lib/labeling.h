@@ -49,12 +49,13 @@ void wc_labeling_free(struct wc_labeling *lb);
 
 /*
  * Build a Hamiltonian labeling of @t whose path avoids the @nlinks faulty
- * links @links (link ids, wc_link_id()): the first candidate (the
- * canonical labeling first, see above) that uses none of them, else the
- * first that uses the fewest.  The faulty links the path does not use are
- * absent from the routers (lb->dead, wc_labeling_router()); *@crossed
- * gets how many the path uses (0: all avoided; those stay present, and a
- * worm that meets one while it is down is absorbed and counted).
+ * links @links (link ids, wc_link_id(), no link twice): the first
+ * candidate (the canonical labeling first, see above) that uses none of
+ * them, else the first that uses the fewest.  The faulty links the path
+ * does not use are absent from the routers (lb->dead,
+ * wc_labeling_router()); *@crossed gets how many hops of the path use one
+ * (0: all avoided; those links stay present, and a worm that meets one
+ * while it is down is absorbed and counted).
  * Returns 0, -EINVAL (a bad topology, or a link id that is no link of
  * @t), -ENOMEM.
  */
