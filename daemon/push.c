@@ -100,14 +100,17 @@ void wcd_faults_free(struct wcd_faults *f)
 	memset(f, 0, sizeof(*f));
 }
 
-bool wcd_trees_carry_faults(uint32_t scheme)
+/* Tables that carry the faulty links: trees (spam, two-tree), labels. */
+bool wcd_carries_links(uint32_t scheme)
 {
-	return wc_mcast_table_kind(scheme) == WORMCAST_TABLE_TREES;
+	uint32_t kind = wc_mcast_table_kind(scheme);
+
+	return kind == WORMCAST_TABLE_TREES || kind == WORMCAST_TABLE_LABELS;
 }
 
 bool wcd_follows_faults(uint32_t scheme)
 {
-	return wcd_trees_carry_faults(scheme) || scheme == WORMCAST_MCAST_FTMESH;
+	return wcd_carries_links(scheme) || scheme == WORMCAST_MCAST_FTMESH;
 }
 
 bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,
@@ -115,7 +118,7 @@ bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,
 {
 	if (!wcd_follows_faults(scheme) || !f->known)
 		return false;
-	if (wcd_trees_carry_faults(scheme))
+	if (wcd_carries_links(scheme))
 		return ours ? pushed_links_seq != f->links_seq : f->nlinks != 0;
 	return !ours || pushed_seq != f->seq;
 }

@@ -83,14 +83,18 @@ void wcd_faults_update(struct wcd_faults *f, uint32_t **links,
 		       uint32_t nlinks, uint32_t **nodes, uint32_t nnodes);
 void wcd_faults_free(struct wcd_faults *f);
 
-/* The schemes whose tables depend on the faults (spam, two-tree, ftmesh). */
+/*
+ * The schemes whose tables depend on the faults: spam, two-tree and label
+ * schemes (their tables carry the faulty links), ftmesh.
+ */
 bool wcd_follows_faults(uint32_t scheme);
 
 /*
- * The schemes of a trees table, which carries the faulty links (spam,
- * dstm-1, dstm-2, rt): links only, faulty nodes absorbed and counted.
+ * The schemes of a trees or labels table, which carries the faulty links
+ * (spam, dstm-1, dstm-2, rt, the label schemes): links only, faulty nodes
+ * absorbed and counted.
  */
-bool wcd_trees_carry_faults(uint32_t scheme);
+bool wcd_carries_links(uint32_t scheme);
 
 /*
  * Whether the table of @scheme lacks the current faults: @ours says that

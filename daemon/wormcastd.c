@@ -21,8 +21,9 @@
  *    together gives one FAULT_GET and one table); a two-tree table
  *    (dstm-1, dstm-2, rt) carries the faulty links, a spam table a tree
  *    of the live links and the faulty links it avoids ("SPAM around
- *    faulty links"), and an ftmesh table
- *    the fault information of a 2-D mesh (blocks, safety vectors,
+ *    faulty links"), a labels table a Hamiltonian path around them and
+ *    the links ("Label schemes around faulty links"), and an ftmesh
+ *    table the fault information of a 2-D mesh (blocks, safety vectors,
  *    records: ftm_table.h) computed from the faulty nodes and links, so
  *    when they change the table is computed and pushed again (one log
  *    line, with the time from the first event to the commit); an ftmesh
@@ -569,8 +570,9 @@ struct sync_ctx {
 	struct wc_trees_info info;
 	struct wc_trees_opts opts;
 	const char *why;	/* compute's refusal */
-	const uint32_t *faults;	/* faulty links a two-tree table carries */
+	const uint32_t *faults;	/* faulty links a trees or labels table carries */
 	uint32_t nfaults;
+	uint32_t crossed;	/* labels: hops of the path on a faulty link */
 	struct fabric_mem *m;	/* its cached fault-free table, its faults */
 	struct wcd_ftm_opts ftm;	/* ftmesh: detour resolved (0/1) */
 	uint32_t ftm_blocks, ftm_recs;	/* ftmesh: what compute found */
@@ -836,7 +838,9 @@ static int op_compute(void *ctx, const struct wcd_fabric_view *v,
 	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_BCAST)
 		return wc_bcast_table_build(&t, scheme, table, len, &sc->why);
 	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS) {
-		err = wc_labels_table_build(&t, scheme, table, len);
+		err = wc_labels_table_build_faults(&t, scheme, sc->faults,
+						   sc->nfaults, table, len,
+						   &sc->crossed);
 		if (err)
 			sc->why = "the topology has no Hamiltonian labeling for this scheme";
 		return err;
@@ -973,11 +977,11 @@ static bool table_is_ours(const struct fabric_mem *m,
 	       m->pushed_gen == gen;
 }
 
-/* Does the fabric's current trees table carry other faults than it has? */
+/* Does the fabric's current trees or labels table carry other faults? */
 static bool faults_stale(const struct fabric_mem *m,
 			 const struct wcd_fabric_view *v)
 {
-	return wcd_trees_carry_faults(v->scheme) &&
+	return wcd_carries_links(v->scheme) &&
 	       wcd_faults_stale(&m->faults, v->scheme, table_is_ours(m, v),
 				m->pushed_faults_seq, m->pushed_links_seq);
 }
@@ -1200,8 +1204,9 @@ static void faults_log(const struct fabric_mem *m, const struct sync_ctx *sc,
 			 (unsigned long long)sc->opts.seed, m->faults.nnodes,
 			 m->faults.nlinks, sc->ftm_blocks, sc->ftm_recs);
 	else if (m->faults.nlinks || m->faults.nnodes || m->faults.event_ms)
-		snprintf(extra + at, size - at, " faulty links %u%s",
+		snprintf(extra + at, size - at, " faulty links %u%s%s",
 			 m->faults.nlinks,
+			 sc->crossed ? " (the Hamiltonian path could not avoid them all: worms that meet one are absorbed and counted)" : "",
 			 m->faults.nnodes ? " (faulty nodes not planned, absorbed and counted)" : "");
 	at = strlen(extra);
 	if (scheme == WORMCAST_MCAST_SPAM && sc->spam.crossed)
@@ -1250,7 +1255,7 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 	sc.nfaults = m->faults.nlinks;
 	if (sc.nfaults > WORMCAST_TREES_MAX_FAULTS) {
 		sc.nfaults = WORMCAST_TREES_MAX_FAULTS;
-		if (faults_read && wc_mcast_two_trees(v->scheme))
+		if (faults_read && wcd_carries_links(v->scheme))
 			logmsg(st, LOG_WARNING,
 			       "fabric %s: more than %u faulty links; the table carries the first",
 			       v->name, WORMCAST_TREES_MAX_FAULTS);
@@ -1619,6 +1624,28 @@ static int ftm_plans_build(const struct fabric_mem *m, const struct wc_topo *t,
 }
 
 /*
+ * The labeling of the fabric's committed labels table, its faulty links
+ * absent: what the kernel checks plans against (wc_plan_set_build()).
+ */
+static int committed_labeling(struct sync_ctx *sc,
+			      const struct wcd_fabric_view *v,
+			      const struct wc_topo *t, struct wc_labeling *lb,
+			      const char **why)
+{
+	size_t len = 0;
+	void *tab;
+	int err = op_read_table(sc, v, WORMCAST_TABLE_LABELS, &tab, &len);
+
+	if (!err && !tab)
+		return -EAGAIN;		/* replaced meanwhile */
+	if (err)
+		return err;
+	err = wc_labeling_from_table(lb, t, tab, len, why);
+	free(tab);
+	return err;
+}
+
+/*
  * Bring the plans table of an ocms/otms fabric up to date with its
  * groups and labels table, or of an ftmesh fabric of Strategy 3 with its
  * groups and ftmesh table (new faults, a new ftmesh table: new plans);
@@ -1693,7 +1720,11 @@ static int sync_plans_once(struct daemon_state *st, struct fabric_mem *m,
 	}
 	err = wc_topo_init(&t, v.topology, v.ndims, v.dims, &why);
 	if (!err && !ftm)
-		err = wc_labeling_init(&lb, &t);
+		err = committed_labeling(&sc, &v, &t, &lb, &why);
+	if (err == -EAGAIN) {
+		groups_free(&d);
+		return err;
+	}
 	if (err) {
 		logmsg(st, LOG_ERR, "fabric %s: no labeling to plan on: %s", v.name,
 		       why ? why : strerror(-err));

@@ -1432,7 +1432,7 @@ SOURCE_MUTATIONS = [
     ('a wormctl decoder reading table data as a u32', WCTL_FABRIC,
      'case WORMCAST_A_TABLE_DATA:\n\t\t\tattr_bytes(a, &p, &len);',
      'case WORMCAST_A_TABLE_DATA:\n\t\t\tattr_u32(a, &len);'),
-    ('a uapi struct member of another width', UAPI, '\t__u32 nfaults;', '\t__u16 nfaults;'),
+    ('a uapi struct member of another width', UAPI, '\t__u32 nfaults;\t\t\t/* faulty links after parent_port', '\t__u16 nfaults;\t\t\t/* faulty links after parent_port'),
     ('a uapi define changed (hex)', UAPI, 'WORMCAST_NO_PORT\t\t0xff', 'WORMCAST_NO_PORT\t\t0xfe'),
     ('a parameter put with the wrong width in both replies', KPARAMS,
      '{ WORMCAST_PARAM_VCS, IFLA_WORMCAST_VCS, NLA_U32 }',

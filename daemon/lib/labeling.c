@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Hamiltonian labelings; see labeling.h. */
 #include "labeling.h"
+#include "sptree.h"
 
 static u32 snake2(u32 x, u32 y, u32 ncols)
 {
@@ -258,8 +259,213 @@ void wc_labeling_free(struct wc_labeling *lb)
 {
 	wc_free(lb->label);
 	wc_free(lb->node);
+	wc_free(lb->dead);
 	lb->label = NULL;
 	lb->node = NULL;
+	lb->dead = NULL;
+}
+
+/* ------------------------------------------------- around faulty links */
+
+/* How many candidate paths wc_labeling_init_faults() walks on @t. */
+static u32 ncandidates(const struct wc_topo *t)
+{
+	if ((t->kind == WC_TOPO_MESH || t->kind == WC_TOPO_TORUS) &&
+	    t->ndims == 2)
+		return 8;
+	return 1;
+}
+
+/*
+ * Candidate @k of a 2-D grid (label -> node in @order): bit 0 column-major
+ * (the boustrophedon climbs the columns), bits 1 and 2 mirror x and y.
+ * Candidate 0 is the canonical snake.
+ */
+static void grid_candidate(const struct wc_topo *t, u32 k, u32 *order)
+{
+	u32 fast = k & 1 ? t->dims[1] : t->dims[0], l, c[WC_MAX_COORDS] = { 0 };
+
+	for (l = 0; l < t->nnodes; l++) {
+		u32 r = l / fast, i = l % fast;
+		u32 along = r & 1 ? fast - 1 - i : i;
+
+		c[0] = k & 1 ? r : along;
+		c[1] = k & 1 ? along : r;
+		if (k & 2)
+			c[0] = t->dims[0] - 1 - c[0];
+		if (k & 4)
+			c[1] = t->dims[1] - 1 - c[1];
+		order[l] = wc_topo_node(t, c);
+	}
+}
+
+/*
+ * Candidate @k of S_n: the canonical path @base with every symbol s
+ * replaced by sigma(s), sigma the permutation of rank @k (0: identity),
+ * an automorphism of the star graph.
+ */
+static void star_candidate(const struct wc_topo *t, const u32 *base, u32 k,
+			   u32 *order)
+{
+	u32 n = t->dims[0], l, i;
+	u8 sigma[WC_MAX_STAR_N], p[WC_MAX_STAR_N];
+
+	wc_star_unrank(n, k, sigma);
+	for (l = 0; l < t->nnodes; l++) {
+		wc_star_unrank(n, base[l], p);
+		for (i = 0; i < n; i++)
+			p[i] = sigma[p[i] - 1];
+		order[l] = wc_star_rank(n, p);
+	}
+}
+
+/*
+ * S_n: into @cand the candidate (star_candidate()) whose path uses the
+ * fewest of the @nlinks faulty links @links, the first of them by rank;
+ * *@crossed gets how many hops use one.  Without walking n! paths of n!
+ * nodes: hop l of a candidate uses the same port as hop l of @base (a
+ * symbol permutation keeps positions), and a star link has the same port
+ * at both ends, so hop l uses the faulty link {a, b} exactly when that
+ * port is the link's and sigma maps @base[l - 1] to a or to b: each such
+ * (link, hop) names two sigmas, whose counts go up.
+ */
+static int star_pick(const struct wc_topo *t, const u32 *base,
+		     const u32 *links, u32 nlinks, u32 *cand, u32 *crossed)
+{
+	u32 n = t->dims[0], nn = t->nnodes, i, j, l, e, best = 0;
+	u32 a, pa, b, pb, *hits = wc_calloc(nn, sizeof(u32));
+	u8 *hop_port = wc_zalloc(nn), *perm = wc_zalloc((size_t)nn * n);
+	u8 sigma[WC_MAX_STAR_N], end[2][WC_MAX_STAR_N];
+	int err = -ENOMEM;
+
+	if (!hits || !hop_port || !perm)
+		goto out;
+	for (l = 0; l < nn; l++) {
+		wc_star_unrank(n, base[l], perm + (size_t)l * n);
+		if (l)
+			hop_port[l] = (u8)wc_topo_port_to(t, base[l - 1],
+							  base[l]);
+	}
+	for (i = 0; i < nlinks; i++) {
+		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
+		wc_star_unrank(n, a, end[0]);
+		wc_star_unrank(n, b, end[1]);
+		for (l = 1; l < nn; l++) {
+			const u8 *p = perm + (size_t)(l - 1) * n;
+
+			if (hop_port[l] != pa)
+				continue;
+			for (e = 0; e < 2; e++) {
+				for (j = 0; j < n; j++)
+					sigma[p[j] - 1] = end[e][j];
+				hits[wc_star_rank(n, sigma)]++;
+			}
+		}
+	}
+	for (l = 1; l < nn; l++)
+		if (hits[l] < hits[best])
+			best = l;
+	star_candidate(t, base, best, cand);
+	*crossed = hits[best];
+	err = 0;
+out:
+	wc_free(hits);
+	wc_free(hop_port);
+	wc_free(perm);
+	return err;
+}
+
+/* Is there a link from @a to @b that is not dead? */
+static bool live_link(const struct wc_topo *t, const u8 *dead, u32 a, u32 b)
+{
+	u32 p;
+
+	for (p = 0; p < t->nports; p++)
+		if (wc_topo_neighbor(t, a, p) == b && !dead[(size_t)a * t->nports + p])
+			return true;
+	return false;
+}
+
+/* Consecutive nodes of @order joined only by dead links. */
+static u32 crossings(const struct wc_topo *t, const u8 *dead, const u32 *order)
+{
+	u32 l, n = 0;
+
+	for (l = 1; l < t->nnodes; l++)
+		n += !live_link(t, dead, order[l - 1], order[l]);
+	return n;
+}
+
+int wc_labeling_init_faults(struct wc_labeling *lb, const struct wc_topo *t,
+			    const u32 *links, u32 nlinks, u32 *crossed)
+{
+	u32 *cand = NULL, best = U32_MAX, i, k, l, a, pa, b, pb, nc;
+	int err;
+
+	*crossed = 0;
+	err = wc_labeling_init(lb, t);
+	if (err || !nlinks)
+		return err;
+	err = -ENOMEM;
+	lb->dead = wc_zalloc((size_t)t->nnodes * t->nports);
+	cand = wc_calloc(t->nnodes, sizeof(u32));
+	if (!lb->dead || !cand)
+		goto fail;
+	for (i = 0; i < nlinks; i++) {
+		err = -EINVAL;
+		if (links[i] >= wc_link_space(t))
+			goto fail;
+		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
+		if (b == WC_NO_NODE || wc_link_id(t, a, pa) != links[i])
+			goto fail;
+		lb->dead[(size_t)a * t->nports + pa] = 1;
+		lb->dead[(size_t)b * t->nports + pb] = 1;
+	}
+	if (t->kind == WC_TOPO_STAR) {
+		err = star_pick(t, lb->node, links, nlinks, cand, &best);
+		if (err)
+			goto fail;
+		for (l = 0; l < t->nnodes; l++)
+			lb->label[cand[l]] = l;
+	}
+	nc = t->kind == WC_TOPO_STAR ? 0 : ncandidates(t);
+	for (k = 0; k < nc && best; k++) {
+		u32 c;
+
+		if (nc == 8)
+			grid_candidate(t, k, cand);
+		else
+			memcpy(cand, lb->node, t->nnodes * sizeof(u32));
+		c = crossings(t, lb->dead, cand);
+		if (c >= best)
+			continue;
+		best = c;
+		for (l = 0; l < t->nnodes; l++)
+			lb->label[cand[l]] = l;
+	}
+	for (l = 0; l < t->nnodes; l++)
+		lb->node[lb->label[l]] = l;
+	/* The faulty links the path uses stay present. */
+	for (l = 1; l < t->nnodes; l++) {
+		a = lb->node[l - 1];
+		b = lb->node[l];
+		if (live_link(t, lb->dead, a, b))
+			continue;
+		for (i = 0; i < t->nports; i++) {
+			if (wc_topo_neighbor(t, a, i) != b)
+				continue;
+			lb->dead[(size_t)a * t->nports + i] = 0;
+			lb->dead[(size_t)b * t->nports +
+				 wc_topo_reverse_port(t, a, i)] = 0;
+		}
+	}
+	*crossed = best;
+	wc_free(cand);
+	return 0;
+fail:
+	wc_free(cand);
+	wc_labeling_free(lb);
+	return err;
 }
 
 u32 wc_labeling_router(const struct wc_labeling *lb, u32 node, u32 *nbr)
@@ -268,7 +474,8 @@ u32 wc_labeling_router(const struct wc_labeling *lb, u32 node, u32 *nbr)
 
 	for (p = 0; p < lb->topo.nports; p++) {
 		v = wc_topo_neighbor(&lb->topo, node, p);
-		nbr[p] = v == WC_NO_NODE ? WC_LABEL_NONE : lb->label[v];
+		nbr[p] = v == WC_NO_NODE || wc_labeling_dead(lb, node, p) ?
+			 WC_LABEL_NONE : lb->label[v];
 	}
 	return lb->label[node];
 }

@@ -16,6 +16,15 @@
  *  - star graph S_n: a recursive Hamiltonian path through the substars
  *    S_{n-1} (last symbol fixed); see labeling.c.  For S_4 it gives the
  *    labels printed by Wang and Chu (Figure 3 and the Appendix).
+ *
+ * Faulty links (wc_labeling_init_faults(), Documentation/faults.rst,
+ * "Label schemes around faulty links"): routing R delivers and stays
+ * deadlock-free on any Hamiltonian path, so a labeling whose path avoids
+ * the faulty links, with routers that treat them as absent, routes around
+ * them.  The candidates are the canonical path moved by symmetries of the
+ * topology: on a 2-D mesh or torus the 8 snakes (row- or column-major
+ * boustrophedon from each corner), on S_n the n! permutations of the
+ * symbols; other topologies have the canonical path only.
  */
 #ifndef WC_LABELING_H
 #define WC_LABELING_H
@@ -27,6 +36,8 @@ struct wc_labeling {
 	struct wc_topo topo;	/* a copy of the topology labelled */
 	u32 *label;		/* node -> label */
 	u32 *node;		/* label -> node */
+	u8 *dead;		/* NULL, or [node * nports + port]: 1 behind
+				 * a faulty link the routers treat as absent */
 };
 
 /*
@@ -35,6 +46,28 @@ struct wc_labeling {
  */
 int wc_labeling_init(struct wc_labeling *lb, const struct wc_topo *t);
 void wc_labeling_free(struct wc_labeling *lb);
+
+/*
+ * Build a Hamiltonian labeling of @t whose path avoids the @nlinks faulty
+ * links @links (link ids, wc_link_id(), no link twice): the first
+ * candidate (the canonical labeling first, see above) that uses none of
+ * them, else the first that uses the fewest.  The faulty links the path
+ * does not use are absent from the routers (lb->dead,
+ * wc_labeling_router()); *@crossed gets how many hops of the path use one
+ * (0: all avoided; those links stay present, and a worm that meets one
+ * while it is down is absorbed and counted).
+ * Returns 0, -EINVAL (a bad topology, or a link id that is no link of
+ * @t), -ENOMEM.
+ */
+int wc_labeling_init_faults(struct wc_labeling *lb, const struct wc_topo *t,
+			    const u32 *links, u32 nlinks, u32 *crossed);
+
+/* Is port @port of @node a faulty link absent from @lb's routers? */
+static inline bool wc_labeling_dead(const struct wc_labeling *lb, u32 node,
+				    u32 port)
+{
+	return lb->dead && lb->dead[(size_t)node * lb->topo.nports + port];
+}
 
 /*
  * Build a labeling from an explicit label -> node order (@order has
@@ -51,7 +84,8 @@ bool wc_labeling_order_is_hamiltonian(const struct wc_topo *t,
 /*
  * What router @node stores: its own label (returned) and the label of the
  * neighbour behind each port in @nbr[0 .. nports) (WC_LABEL_NONE where a
- * port leads nowhere).
+ * port leads nowhere or to a faulty link, as the kernel's label set has
+ * it).
  */
 u32 wc_labeling_router(const struct wc_labeling *lb, u32 node, u32 *nbr);
 

@@ -2,8 +2,9 @@
 /*
  * The WORMCAST_TABLE_LABELS table (struct wormcast_labels, uapi) of a
  * label-based multicast scheme (hamiltonian, dual-path, multipath,
- * star-tree): the topology's canonical Hamiltonian labeling
- * (labeling.h), label[node].  What wormcastd pushes into the kernel and
+ * star-tree, ocms, otms): a Hamiltonian labeling of the topology
+ * (labeling.h), label[node], and the faulty links it avoids.  What
+ * wormcastd pushes into the kernel and
  * what wormsim and the tests feed the engine (wc_label_set_build()).
  * Pure: the same inputs give the same bytes.
  */
@@ -14,10 +15,11 @@
 
 #include "topology.h"
 
-/* 16 + 4 * nnodes. */
-static inline size_t wc_labels_table_size(u32 nnodes)
+/* 16 + 4 * nnodes + 8 * nfaults. */
+static inline size_t wc_labels_table_size(u32 nnodes, u32 nfaults)
 {
-	return sizeof(struct wormcast_labels) + (size_t)nnodes * sizeof(u32);
+	return sizeof(struct wormcast_labels) + (size_t)nnodes * sizeof(u32) +
+	       (size_t)nfaults * sizeof(struct wormcast_trees_fault);
 }
 
 /*
@@ -27,5 +29,26 @@ static inline size_t wc_labels_table_size(u32 nnodes)
  */
 int wc_labels_table_build(const struct wc_topo *t, u32 scheme, void **bytes,
 			  size_t *len);
+
+/*
+ * The same around the @nlinks faulty links @links (link ids, wc_link_id(),
+ * at most WORMCAST_TREES_MAX_FAULTS): the labeling of
+ * wc_labeling_init_faults(), and the faulty links its path avoids, each by
+ * its canonical end (wc_link_ends()), in the order of @links (no link
+ * twice).  *@crossed gets how many hops of the path use a faulty link
+ * (those links are left out of the table).
+ */
+int wc_labels_table_build_faults(const struct wc_topo *t, u32 scheme,
+				 const u32 *links, u32 nlinks, void **bytes,
+				 size_t *len, u32 *crossed);
+
+/*
+ * The labeling a labels table gives the routers, as the kernel builds it
+ * (wc_label_set_build() validates @len bytes at @table against @t): labels
+ * and the faulty links absent (lb->dead).  0, -EINVAL with *@why, -ENOMEM.
+ */
+struct wc_labeling;
+int wc_labeling_from_table(struct wc_labeling *lb, const struct wc_topo *t,
+			   const void *table, size_t len, const char **why);
 
 #endif /* WC_LABELS_TABLE_H */

@@ -66,6 +66,48 @@ void wc_label_set_free(struct wc_label_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/*
+ * Mark the @h->nfaults faulty links after the labels absent in s->nbr (in
+ * both directions), checking each.
+ */
+static int label_faults(struct wc_label_set *s, const struct wc_topo *t,
+			const struct wormcast_labels *h, const char **why)
+{
+	const struct wormcast_trees_fault *f =
+		(const void *)(h->label + s->nnodes);
+	u32 i, u, back;
+
+	for (i = 0; i < h->nfaults; i++) {
+		if (f[i].node >= s->nnodes)
+			return refuse(why, "a faulty link's node is out of range");
+		if (f[i].port >= t->nports)
+			return refuse(why, "a faulty link's port does not exist");
+		u = wc_topo_neighbor(t, f[i].node, f[i].port);
+		if (u == WC_NO_NODE)
+			return refuse(why,
+				      "a faulty link's port leads to no neighbour");
+		if (s->nbr[f[i].node * t->nports + f[i].port] == WC_LABEL_NONE)
+			return refuse(why, "a faulty link is listed twice");
+		back = wc_topo_reverse_port(t, f[i].node, f[i].port);
+		s->nbr[f[i].node * t->nports + f[i].port] = WC_LABEL_NONE;
+		s->nbr[u * t->nports + back] = WC_LABEL_NONE;
+	}
+	return 0;
+}
+
+/* Is there a link from @a to @b that is not faulty? */
+static bool live_link(const struct wc_label_set *s, const struct wc_topo *t,
+		      u32 a, u32 b)
+{
+	u32 p;
+
+	for (p = 0; p < t->nports; p++)
+		if (wc_topo_neighbor(t, a, p) == b &&
+		    s->nbr[a * t->nports + p] != WC_LABEL_NONE)
+			return true;
+	return false;
+}
+
 int wc_label_set_build(struct wc_label_set *s, const struct wc_topo *t,
 		       const void *table, size_t len, const char **why)
 {
@@ -83,10 +125,15 @@ int wc_label_set_build(struct wc_label_set *s, const struct wc_topo *t,
 		return err;
 	if (h->nnodes != n)
 		return refuse(why, "table's node count differs from the fabric's");
-	if (h->reserved[0] || h->reserved[1])
+	if (h->reserved)
 		return refuse(why, "reserved header field is not zero");
-	if (len != sizeof(*h) + (size_t)n * sizeof(u32))
-		return refuse(why, "table size is not header + 4 x nnodes");
+	if (h->nfaults > WORMCAST_TREES_MAX_FAULTS)
+		return refuse(why,
+			      "more faulty links than WORMCAST_TREES_MAX_FAULTS (256)");
+	if (len != sizeof(*h) + (size_t)n * sizeof(u32) +
+		   (size_t)h->nfaults * sizeof(struct wormcast_trees_fault))
+		return refuse(why,
+			      "table size is not header + 4 x nnodes + 8 x nfaults");
 
 	s->label = wc_calloc(n, sizeof(u32));
 	s->node_of_label = wc_calloc(n, sizeof(u32));
@@ -124,21 +171,31 @@ int wc_label_set_build(struct wc_label_set *s, const struct wc_topo *t,
 		s->node_of_label[l] = v;
 		s->label[v] = l;
 	}
-	/* A Hamiltonian path: consecutive labels are neighbours. */
-	for (l = 1; l < n; l++) {
-		if (wc_topo_port_to(t, s->node_of_label[l - 1],
-				    s->node_of_label[l]) == WC_NO_PORT) {
-			err = refuse(why,
-				     "nodes with consecutive labels are not neighbours (not a Hamiltonian path)");
-			goto fail;
-		}
-	}
 	for (v = 0; v < n; v++) {
 		for (p = 0; p < t->nports; p++) {
 			u32 u = wc_topo_neighbor(t, v, p);
 
 			s->nbr[v * t->nports + p] =
 				u == WC_NO_NODE ? WC_LABEL_NONE : s->label[u];
+		}
+	}
+	/* The faulty links are absent: R never takes them. */
+	err = label_faults(s, t, h, why);
+	if (err)
+		goto fail;
+	/* A Hamiltonian path: consecutive labels are neighbours. */
+	for (l = 1; l < n; l++) {
+		u32 a = s->node_of_label[l - 1], b = s->node_of_label[l];
+
+		if (wc_topo_port_to(t, a, b) == WC_NO_PORT) {
+			err = refuse(why,
+				     "nodes with consecutive labels are not neighbours (not a Hamiltonian path)");
+			goto fail;
+		}
+		if (!live_link(s, t, a, b)) {
+			err = refuse(why,
+				     "nodes with consecutive labels are neighbours only over a faulty link");
+			goto fail;
 		}
 	}
 	return 0;

@@ -8,7 +8,10 @@
  * A label set is built from that table (wc_label_set_build(), which
  * validates it completely) and handed to the engine as the tables of
  * wc_algo_label.  The kernel builds it when the daemon commits a table;
- * wormsim and the tests build it from the very same bytes.
+ * wormsim and the tests build it from the very same bytes.  The faulty
+ * links a table lists are absent from the routers (WC_LABEL_NONE in
+ * s->nbr at both ends), and its Hamiltonian path avoids them, so R and
+ * every rule below route around them (Documentation/faults.rst).
  *
  * Header.  One u32 word and one header flit per destination, the
  * destination's label, in travel order; a router that is the first

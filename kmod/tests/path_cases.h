@@ -184,7 +184,8 @@ static void case_path_tables_bad(CASE_CTX *ctx)
 	for (i = 0; i < 11; i++) {
 		static const char * const want[] = {
 			"shorter than its header", "table size",
-			"table size", "reserved", "reserved", "node count",
+			"table size", "WORMCAST_TREES_MAX_FAULTS",
+			"reserved", "node count",
 			"out of range", "not a permutation",
 			"not neighbours", "non-label scheme",
 			"non-label scheme",
@@ -206,10 +207,10 @@ static void case_path_tables_bad(CASE_CTX *ctx)
 			l = len + 4;
 			break;
 		case 3:
-			h->reserved[0] = 1;
+			h->nfaults = WORMCAST_TREES_MAX_FAULTS + 1;
 			break;
 		case 4:
-			h->reserved[1] = 7;
+			h->reserved = 7;
 			break;
 		case 5:
 			h->nnodes = 15;
@@ -256,6 +257,128 @@ static void case_path_tables_bad(CASE_CTX *ctx)
 	CASE_CHECK(ctx, wc_label_scheme_check(WORMCAST_MCAST_SPAM, &t, NULL,
 					      NULL) == -EINVAL,
 		   "spam is not a label scheme");
+	wc_free(h);
+	wc_free(good);
+}
+
+/*
+ * Faulty links in a labels table (4x4 mesh, the snake): one the path does
+ * not use is accepted and absent from both ends' neighbour labels; each
+ * bad one is refused with its reason, nothing allocated.
+ */
+static void case_path_tables_faults(CASE_CTX *ctx)
+{
+	const size_t fsz = sizeof(struct wormcast_trees_fault);
+	struct wormcast_trees_fault *f;
+	struct wormcast_labels *good, *h;
+	u32 i, p, off_a, off_b, off_pa, off_pb, edge_port = WC_NO_PORT;
+	struct wc_label_set s;
+	const char *why = NULL;
+	struct wc_topo t;
+	size_t len, l;
+	int err;
+
+	case_topo(ctx, &t, WC_TOPO_MESH, 4, 4, 0);
+	good = case_labels(ctx, &t, WORMCAST_MCAST_DUAL_PATH, &len);
+	h = wc_zalloc(len + 3 * fsz);
+	CASE_REQUIRE(ctx, h, "room");
+	f = (void *)(h->label + t.nnodes);
+	/* (1, 0) - (1, 1): the snake only climbs at x = 3 and x = 0 */
+	off_a = 1;
+	off_b = 5;
+	off_pa = wc_topo_port_to(&t, off_a, off_b);
+	off_pb = wc_topo_port_to(&t, off_b, off_a);
+	for (p = 0; p < t.nports; p++)
+		if (wc_topo_neighbor(&t, 0, p) == WC_NO_NODE)
+			edge_port = p;
+	CASE_REQUIRE(ctx, off_pa < t.nports && off_pb < t.nports &&
+		     edge_port < t.nports, "ports of the 4x4 mesh");
+
+	memcpy(h, good, len);
+	h->nfaults = 1;
+	f[0].node = off_a;
+	f[0].port = off_pa;
+	err = wc_label_set_build(&s, &t, h, len + fsz, &why);
+	CASE_CHECK(ctx, !err, "a faulty link off the path is accepted (%s)",
+		   err ? why : "ok");
+	if (!err) {
+		bool absent = true;
+
+		for (i = 0; i < t.nnodes; i++)
+			for (p = 0; p < t.nports; p++) {
+				u32 u = wc_topo_neighbor(&t, i, p);
+				bool faulty = (i == off_a && p == off_pa) ||
+					      (i == off_b && p == off_pb);
+				u32 want = u == WC_NO_NODE || faulty ?
+					   WC_LABEL_NONE : h->label[u];
+
+				absent &= s.nbr[i * t.nports + p] == want;
+			}
+		CASE_CHECK(ctx, absent,
+			   "the faulty link is absent from both ends' neighbour labels, every other link present");
+		CASE_CHECK(ctx, wc_lr_next_port(h->label[off_a],
+						s.nbr + off_a * t.nports,
+						t.nports, h->label[off_b]) !=
+			   off_pa,
+			   "R does not take the faulty link toward the node behind it");
+		wc_label_set_free(&s);
+	}
+
+	for (i = 0; i < 8; i++) {
+		static const char * const want[] = {
+			"table size", "node is out of range",
+			"port does not exist", "leads to no neighbour",
+			"listed twice", "listed twice",
+			"over a faulty link", "table size",
+		};
+		u32 nf = 1;
+
+		memcpy(h, good, len);
+		f[0].node = off_a;
+		f[0].port = off_pa;
+		f[1] = f[0];
+		switch (i) {
+		case 0:	/* nfaults says 1, no room for it */
+			nf = 0;
+			break;
+		case 1:
+			f[0].node = t.nnodes;
+			break;
+		case 2:
+			f[0].port = t.nports;
+			break;
+		case 3:
+			f[0].node = 0;
+			f[0].port = edge_port;
+			break;
+		case 4:	/* the same end twice */
+			nf = 2;
+			break;
+		case 5:	/* the link by its other end */
+			nf = 2;
+			f[1].node = off_b;
+			f[1].port = off_pb;
+			break;
+		case 6:	/* (0, 0) - (1, 0): labels 0 and 1 */
+			f[0].node = 0;
+			f[0].port = wc_topo_port_to(&t, 0, 1);
+			break;
+		case 7:	/* bytes for two, nfaults says 1 */
+			f[1].node = off_b;
+			f[1].port = off_pb;
+			nf = 2;
+			break;
+		}
+		h->nfaults = i == 0 || i == 7 ? 1 : nf;
+		l = len + (size_t)nf * fsz;
+		why = NULL;
+		memset(&s, 0x5a, sizeof(s));
+		err = wc_label_set_build(&s, &t, h, l, &why);
+		CASE_CHECK(ctx, err == -EINVAL && path_has(why, want[i]) &&
+			   !s.label && !s.nbr && !s.mem,
+			   "bad faulty links %u refused: '%s' (want '%s')", i,
+			   why ? why : "(none)", want[i]);
+	}
 	wc_free(h);
 	wc_free(good);
 }

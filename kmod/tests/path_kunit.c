@@ -29,6 +29,11 @@ static void path_tables_bad(struct kunit *test)
 	case_path_tables_bad(test);
 }
 
+static void path_tables_faults(struct kunit *test)
+{
+	case_path_tables_faults(test);
+}
+
 static void path_hops(struct kunit *test)
 {
 	case_path_hops(test);
@@ -52,6 +57,7 @@ static void path_traffic(struct kunit *test)
 static struct kunit_case path_cases[] = {
 	KUNIT_CASE(path_tables_good),
 	KUNIT_CASE(path_tables_bad),
+	KUNIT_CASE(path_tables_faults),
 	KUNIT_CASE(path_hops),
 	KUNIT_CASE(path_star_sample),
 	KUNIT_CASE(path_reference),

@@ -6,15 +6,17 @@
  * (ASan's leak check); what is accepted must be a Hamiltonian labeling of
  * the topology, checked here independently: the labels are a permutation,
  * node_of_label is its inverse, nodes with consecutive labels are
- * neighbours, and every router's neighbour labels are its neighbours'.
+ * neighbours over a link that is not faulty, and every router's neighbour
+ * labels are its neighbours' but WC_LABEL_NONE behind a faulty link.
  *
  * Input: byte 0 picks a topology (below); byte 1 bit 0 picks raw mode
  * (the rest is the table, header included) or structured mode (a header
  * consistent with the topology and a labeling made by a walk: from a
  * start node, each step goes to the unvisited neighbour the next byte
  * picks, and when the walk is stuck the remaining nodes follow in id
- * order), which reaches the adjacency checks and, on many inputs, an
- * accepted table.
+ * order), then up to MAX_FAULTS faulty links (node and port from the
+ * next bytes, possibly bad or repeated), which reaches the adjacency and
+ * fault checks and, on many inputs, an accepted table.
  */
 #include <linux/wormcast.h>
 
@@ -33,18 +35,37 @@ static const struct {
 };
 
 #define MAX_NODES	32
+#define MAX_FAULTS	4
 
-static bool adjacent(const struct wc_topo *t, u32 a, u32 b)
+/* Is port @p of @v one end of a faulty link of @h? */
+static bool faulty(const struct wc_topo *t, const struct wormcast_labels *h,
+		   u32 v, u32 p)
 {
-	u32 p;
+	const struct wormcast_trees_fault *f =
+		(const void *)(h->label + t->nnodes);
+	u32 i, u = wc_topo_neighbor(t, v, p);
 
-	for (p = 0; p < t->nports; p++)
-		if (wc_topo_neighbor(t, a, p) == b)
+	for (i = 0; i < h->nfaults; i++)
+		if ((f[i].node == v && f[i].port == p) ||
+		    (f[i].node == u &&
+		     f[i].port == wc_topo_reverse_port(t, v, p)))
 			return true;
 	return false;
 }
 
-static void check_set(const struct wc_label_set *s, const struct wc_topo *t)
+static bool adjacent(const struct wc_topo *t, const struct wormcast_labels *h,
+		     u32 a, u32 b)
+{
+	u32 p;
+
+	for (p = 0; p < t->nports; p++)
+		if (wc_topo_neighbor(t, a, p) == b && !faulty(t, h, a, p))
+			return true;
+	return false;
+}
+
+static void check_set(const struct wc_label_set *s, const struct wc_topo *t,
+		      const struct wormcast_labels *h)
 {
 	u32 v, p, l;
 
@@ -56,14 +77,16 @@ static void check_set(const struct wc_label_set *s, const struct wc_topo *t)
 			   "node %u: label %u not inverted", v, l);
 		for (p = 0; p < t->nports; p++) {
 			u32 nb = wc_topo_neighbor(t, v, p);
-			u32 want = nb == WC_NO_NODE ? WC_LABEL_NONE : s->label[nb];
+			u32 want = nb == WC_NO_NODE || faulty(t, h, v, p) ?
+				   WC_LABEL_NONE : s->label[nb];
 
 			FUZZ_CHECK(s->nbr[v * t->nports + p] == want,
 				   "node %u port %u: neighbour label", v, p);
 		}
 	}
 	for (l = 1; l < t->nnodes; l++)
-		FUZZ_CHECK(adjacent(t, s->node_of_label[l - 1], s->node_of_label[l]),
+		FUZZ_CHECK(adjacent(t, h, s->node_of_label[l - 1],
+				    s->node_of_label[l]),
 			   "labels %u and %u are not neighbours", l - 1, l);
 }
 
@@ -98,7 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		WORMCAST_MCAST_MULTIPATH, WORMCAST_MCAST_STAR_TREE,
 	};
 	struct fz f = { data, size };
-	u32 buf[sizeof(struct wormcast_labels) / 4 + MAX_NODES + 1];
+	u32 buf[sizeof(struct wormcast_labels) / 4 + MAX_NODES + 2 * MAX_FAULTS + 1];
 	struct wormcast_labels *h = (struct wormcast_labels *)buf;
 	struct wc_label_set s;
 	const char *why = NULL;
@@ -121,7 +144,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		h->scheme = schemes[fz_u8(&f) % ARRAY_SIZE(schemes)];
 		h->nnodes = t.nnodes;
 		walk_labels(&t, &f, h->label);
-		len = sizeof(*h) + t.nnodes * sizeof(u32);
+		h->nfaults = fz_u8(&f) % (MAX_FAULTS + 1);
+		for (i = 0; i < 2 * h->nfaults; i += 2) {
+			h->label[t.nnodes + i] = fz_u8(&f) % t.nnodes;
+			h->label[t.nnodes + i + 1] = fz_u8(&f) % (t.nports + 1);
+		}
+		len = sizeof(*h) + (t.nnodes + 2 * h->nfaults) * sizeof(u32);
 	}
 	err = wc_label_set_build(&s, &t, buf, len, &why);
 	if (err) {
@@ -129,7 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(why && *why, "refused without a reason");
 		return 0;
 	}
-	check_set(&s, &t);
+	check_set(&s, &t, h);
 	wc_label_set_free(&s);
 	return 0;
 }

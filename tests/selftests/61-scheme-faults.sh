@@ -14,16 +14,17 @@
 # any used one) fails while the source still sends; then N2 more.
 # Documentation/faults.rst says what follows:
 #
-#  * rt and spam follow faults: wormcastd re-pushes the trees with the
-#    faulty link (rt: the same trees; spam: a tree of the live links; a
-#    new generation, logged "push: ... faulty links 1, fault event to
-#    commit N ms") and every member gets each datagram sent after it
-#    exactly once, none counted;
-#  * every other scheme here does not (by design: labels, plans): the
-#    table is not re-pushed, the branches that need the link
-#    are absorbed and their destinations counted in the source's
-#    fault_drops (> 0: the link mattered), each member gets each datagram
-#    at most once.
+#  * every scheme here follows faults: wormcastd re-pushes its table
+#    with the faulty link (a new generation, logged "push: ... faulty
+#    links 1, fault event to commit N ms"): rt the same trees, spam a
+#    tree of the live links, the label schemes (hamiltonian, multipath,
+#    ocms, otms, star-tree) labels whose Hamiltonian path avoids the link
+#    (ocms/otms: plans made again on the new labels); every member gets
+#    each datagram sent after it exactly once, none counted;
+#  * a scheme that did not (the branch below, kept for one) would leave
+#    its table as it is: the branches that need the link are absorbed
+#    and their destinations counted in the source's fault_drops (> 0:
+#    the link mattered), each member gets each datagram at most once.
 #
 # For the whole round, sent x members = copies read + fault_drops exactly,
 # no other drop counter moves, the non-member gets nothing, and "wormctl
@@ -147,11 +148,33 @@ fabric_done() {
 	_fabrics=""
 }
 
+# follows SCHEME: wormcastd re-pushes the scheme's table on a fault
+follows() {
+	case $1 in
+	rt | spam | hamiltonian | multipath | ocms | otms | star-tree) return 0 ;;
+	esac
+	return 1
+}
+
+# plans_gen: generation of the committed plans table (0 if none)
+plans_gen() {
+	tables '[.[] | select(.kind == "plans")][0].gen // 0'
+}
+
+# repushed S GEN0 PGEN0: the table of scheme S lists one faulty link at a
+# generation after GEN0 (ocms/otms: the group's plan made again on it,
+# after PGEN0)
+repushed() {
+	[ "$(tables "[.[] | select(.scheme == \"$1\")][0] | .nfaults, .gen > $2" |
+		tr '\n' ' ')" = '1 true ' ] && ready "$1" || return 1
+	case $1 in
+	ocms | otms) [ "$(plans_gen)" -gt "$3" ] ;;
+	esac
+}
+
 # round SCHEME: the scheme on fabric wc, a link it uses fails under traffic
 round() {
 	s=$1 t0=$(date +%s)
-	follows=""
-	case $s in rt | spam) follows=1 ;; esac	# the trees follow faults
 	if [ "$(wc_field wc .multicast)" != "\"$s\"" ]; then
 		check "$s: wormctl fabric set wc multicast $s" wormctl fabric set wc multicast "$s"
 	fi
@@ -168,6 +191,7 @@ round() {
 	fi
 
 	gen0=$(scheme_gen "$s") fd0=$(wc_stat wc fault_drops) dr0=$(wc_drops wc)
+	pgen0=$(plans_gen)
 	wormctl -j stats wc --links >"$WC_TMP/links0"
 	bg send "$N1" "$s-during" 0.05
 	sender=$bg_pid
@@ -189,12 +213,13 @@ round() {
 		not_ok "$s: link $A-$B fails under traffic (the sender was done)"
 		wormctl fault add wc link "$A" "$B"
 	fi
-	if [ -n "$follows" ]; then
-		# the trees table lists exactly that link, at a new generation
-		if wait_for 30 sh -c "[ \"\$(wormctl -j table show wc | jq '.[0] | .nfaults, .gen > $gen0' | tr '\n' ' ')\" = '1 true ' ]"; then
-			ok "$s: wormcastd re-pushed the trees with the faulty link ($gen0 -> $(scheme_gen "$s"))"
+	if follows "$s"; then
+		# the trees or labels table lists exactly that link, at a new
+		# generation (ocms/otms: and the group's plan made again on it)
+		if wait_for 30 repushed "$s" "$gen0" "$pgen0"; then
+			ok "$s: wormcastd re-pushed the table with the faulty link ($gen0 -> $(scheme_gen "$s"))"
 		else
-			not_ok "$s: wormcastd re-pushed the trees with the faulty link" \
+			not_ok "$s: wormcastd re-pushed the table with the faulty link" \
 				"$(wormctl table show wc)" "$(tail -n 5 "$WC_TMP/bg.log")"
 		fi
 		l=$(grep -o "push: fabric wc scheme $s .*faulty links 1, fault event to commit [0-9]* ms" \
@@ -209,7 +234,7 @@ round() {
 	is "$s: the source sent $N1 datagrams while the link failed" $? 0
 	wait_for 30 settled "$s-during" "$N1" "$fd0"
 	fd1=$(wc_stat wc fault_drops)
-	check "$s: send $N2 datagrams after the $([ -n "$follows" ] && echo re-push || echo fault)" \
+	check "$s: send $N2 datagrams after the $(follows "$s" && echo re-push || echo fault)" \
 		send "$N2" "$s-after"
 	wait_for 30 settled "$s-after" "$N2" "$fd1"
 
@@ -221,7 +246,7 @@ round() {
 	is "$s: sent x members = read + fault_drops ($((N1 + N2)) x $nm = $((gd + ga)) + $fd)" \
 		$((gd + ga + fd)) $(((N1 + N2) * nm))
 	is "$s: no other drop counter moved" "$(wc_drops wc)" "$dr0"
-	if [ -n "$follows" ]; then
+	if follows "$s"; then
 		for m in $MEMBERS; do
 			is "$s: member $m read each of the $N2 datagrams after the re-push once" \
 				"$(grep -c "^$s-after " "$WC_TMP/got4.$m")" "$N2"

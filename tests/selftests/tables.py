@@ -494,11 +494,14 @@ def unpriv(name):
     ok(fam.gen() is not None, 'FABRIC_GET shows the generation')
 
 
-def labels_blob(scheme, labels, nnodes=None, reserved=(0, 0)):
-    """struct wormcast_labels."""
+def labels_blob(scheme, labels, nnodes=None, reserved=(0, 0), faults=()):
+    """struct wormcast_labels, then struct wormcast_trees_fault (node, port)
+    per entry of faults; nfaults (the third word) is len(faults) +
+    reserved[0], the reserved word reserved[1]."""
     n = len(labels) if nnodes is None else nnodes
-    return struct.pack('=4I', scheme, n, *reserved) + \
-        struct.pack('=%dI' % len(labels), *labels)
+    return struct.pack('=4I', scheme, n, reserved[0] + len(faults), reserved[1]) + \
+        struct.pack('=%dI' % len(labels), *labels) + \
+        b''.join(struct.pack('=2I', a, p) for a, p in faults)
 
 
 def snake(dims):
@@ -537,6 +540,12 @@ def labels_checks():
         ('a tree scheme in a labels table', labels_blob(MC['dstm1'], good)),
         ('unicast in a labels table', labels_blob(MC['unicast'], good)),
         ('star-tree on a lock-step fabric', labels_blob(MC['star_tree'], good)),
+        # the snake's first hop, 0-1 (port 0 of node 0 is +x)
+        ('a faulty link on the Hamiltonian path', labels_blob(MC['dual_path'], good, faults=[(0, 0)])),
+        ('a faulty link to no neighbour', labels_blob(MC['dual_path'], good, faults=[(0, 1)])),
+        ('a faulty link out of range', labels_blob(MC['dual_path'], good, faults=[(16, 0)])),
+        ('a faulty link listed twice', labels_blob(MC['dual_path'], good, faults=[(1, 2), (5, 3)])),
+        ('nfaults without its links', labels_blob(MC['dual_path'], good, reserved=(1, 0))),
     ]
     for name, blob in bad:
         ack, g = fam.push(blob, gen, kind=LABELS)
@@ -556,6 +565,13 @@ def labels_checks():
     ack, g = fam.push(labels_blob(MC['dual_path'], swapped), gen + 1, kind=LABELS)
     _, data2, _ = fam.table_bytes(LABELS)
     ok(ack.err and data2 == data, 'a bad labeling after a good one changes nothing')
+    # link 1-5 ((1, 0) - (1, 1), +y) is off the snake: accepted as faulty
+    off = labels_blob(MC['dual_path'], good, faults=[(1, 2)])
+    ack, g = fam.push(off, gen + 1, kind=LABELS)
+    _, data3, _ = fam.table_bytes(LABELS)
+    ok(not ack.err and g == gen + 2 and data3 == off,
+       'a faulty link off the path committed (%d bytes) and read back' % len(off),
+       ack.strerror())
     dellink(rt)
 
 

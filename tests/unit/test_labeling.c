@@ -5,10 +5,21 @@
  * every topology kind (all S_n for n <= 7), the mesh snake formula of the
  * path-based paper, and R reaching every destination with label-monotone
  * moves (and along shortest paths on meshes, as the paper states).
+ *
+ * Around faulty links (wc_labeling_init_faults()): for every single
+ * faulty link of the 4x4 and 8x8 meshes and of S_4 and S_5, the labeling
+ * is a Hamiltonian path whose consecutive nodes are joined by a live
+ * link, checked here from the topology; the routers see the faulty link
+ * absent from both ends; R still reaches every destination from every
+ * node without it; the table built from it passes the kernel's
+ * validation (wc_label_set_build()) and carries the link.
  */
 #include "tap.h"
 #include "testutil.h"
 #include "labeling.h"
+#include "labels_table.h"
+#include "path_mcast.h"
+#include "sptree.h"
 
 /* Every label printed in Wang and Chu (Figure 3 text, Figure 5, Appendix). */
 static const struct {
@@ -244,6 +255,263 @@ static void test_tree_step(void)
 	       "destinations on the wrong side rejected");
 }
 
+/* Is there a port from @a to @b other than the link @dead (both ends)? */
+static bool live_between(const struct wc_topo *t, u32 a, u32 b, u32 dead)
+{
+	u32 p;
+
+	for (p = 0; p < t->nports; p++)
+		if (wc_topo_neighbor(t, a, p) == b && wc_link_id(t, a, p) != dead)
+			return true;
+	return false;
+}
+
+/*
+ * R from every node to every node on @lb, without the link @dead: reaches
+ * it in label-monotone moves, never over @dead.
+ */
+static bool routes_around(const struct wc_labeling *lb, u32 dead)
+{
+	const struct wc_topo *t = &lb->topo;
+	u32 a, b, cur, next, hops, p;
+
+	for (a = 0; a < t->nnodes; a++) {
+		for (b = 0; b < t->nnodes; b++) {
+			for (cur = a, hops = 0; cur != b; cur = next, hops++) {
+				next = wc_labeling_next(lb, cur, b);
+				if (next == WC_NO_NODE || hops > t->nnodes)
+					return false;
+				p = wc_topo_port_to(t, cur, next);
+				if (wc_link_id(t, cur, p) == dead &&
+				    !live_between(t, cur, next, dead))
+					return false;
+				if (lb->label[b] > lb->label[a] ?
+				    lb->label[next] <= lb->label[cur] :
+				    lb->label[next] >= lb->label[cur])
+					return false;
+			}
+		}
+	}
+	return true;
+}
+
+/*
+ * Every single faulty link of @t: the labeling avoids it (or, counted in
+ * *@none, no candidate does) and everything built on it holds.  Returns
+ * the links tried.
+ */
+static u32 single_faults(const char *name, const struct wc_topo *t, u32 *none,
+			 bool route)
+{
+	u32 link, nlinks = 0, bad_path = 0, bad_router = 0, bad_table = 0;
+	u32 bad_route = 0, a, pa, b, pb, l, crossed;
+
+	*none = 0;
+	for (link = 0; link < wc_link_space(t); link++) {
+		struct wc_labeling lb;
+		struct wc_label_set s;
+		u32 nbr[WC_MAX_PORTS];
+		size_t len;
+		void *tab;
+
+		wc_link_ends(t, link, &a, &pa, &b, &pb);
+		if (b == WC_NO_NODE || wc_link_id(t, a, pa) != link)
+			continue;
+		nlinks++;
+		if (wc_labeling_init_faults(&lb, t, &link, 1, &crossed)) {
+			bad_path++;
+			continue;
+		}
+		if (crossed) {
+			diag("%s: no candidate avoids link %u-%u", name, a, b);
+			(*none)++;
+			wc_labeling_free(&lb);
+			continue;
+		}
+		if (!wc_labeling_order_is_hamiltonian(t, lb.node, NULL))
+			bad_path++;
+		for (l = 1; l < t->nnodes; l++)
+			if (!live_between(t, lb.node[l - 1], lb.node[l], link))
+				bad_path++;
+		wc_labeling_router(&lb, a, nbr);
+		bad_router += nbr[pa] != WC_LABEL_NONE;
+		wc_labeling_router(&lb, b, nbr);
+		bad_router += nbr[pb] != WC_LABEL_NONE;
+		if (route && !routes_around(&lb, link))
+			bad_route++;
+		wc_labeling_free(&lb);
+		if (wc_labels_table_build_faults(t, WORMCAST_MCAST_DUAL_PATH,
+						 &link, 1, &tab, &len,
+						 &crossed) ||
+		    crossed ||
+		    ((struct wormcast_labels *)tab)->nfaults != 1 ||
+		    wc_label_set_build(&s, t, tab, len, NULL)) {
+			bad_table++;
+		} else {
+			bad_table += s.nbr[a * t->nports + pa] != WC_LABEL_NONE ||
+				     s.nbr[b * t->nports + pb] != WC_LABEL_NONE;
+			wc_label_set_free(&s);
+		}
+		free(tab);
+	}
+	is_int(bad_path, 0, "%s: every faulty link, the path is Hamiltonian over live links", name);
+	is_int(bad_router, 0, "%s: the faulty link is absent from both routers", name);
+	if (route)
+		is_int(bad_route, 0, "%s: R reaches every pair without the faulty link", name);
+	is_int(bad_table, 0, "%s: the table carries the link and passes the kernel's checks", name);
+	return nlinks;
+}
+
+static void test_faults(void)
+{
+	static const struct {
+		const char *name;
+		u32 kind, ndims, dims[2], links;
+		bool route;
+	} cases[] = {
+		{ "mesh 4x4", WC_TOPO_MESH, 2, { 4, 4 }, 24, true },
+		{ "mesh 8x8", WC_TOPO_MESH, 2, { 8, 8 }, 112, false },
+		{ "star 4", WC_TOPO_STAR, 1, { 4 }, 36, true },
+		{ "star 5", WC_TOPO_STAR, 1, { 5 }, 240, false },
+	};
+	u32 i, none;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct wc_topo t;
+		u32 n;
+
+		wc_topo_init(&t, cases[i].kind, cases[i].ndims, cases[i].dims, NULL);
+		n = single_faults(cases[i].name, &t, &none, cases[i].route);
+		is_int(n, cases[i].links, "%s: every link tried (%u)", cases[i].name,
+		       cases[i].links);
+		is_int(none, 0, "%s: every single faulty link avoided", cases[i].name);
+	}
+}
+
+/*
+ * Without faults the labeling is the canonical one; a faulty link the
+ * canonical path avoids keeps it; links that no candidate can avoid (the
+ * 1-D mesh has one path) stay present and are counted; a link id that is
+ * no link is refused.
+ */
+static void test_faults_edges(void)
+{
+	struct wc_labeling lb, canon;
+	struct wc_topo t;
+	u32 dims[2] = { 4, 4 }, d1 = 5, link, crossed = 9, v, same = 1;
+	u32 nbr[WC_MAX_PORTS];
+	void *tab;
+	size_t len;
+
+	wc_topo_init(&t, WC_TOPO_MESH, 2, dims, NULL);
+	wc_labeling_init(&canon, &t);
+	ok(!wc_labeling_init_faults(&lb, &t, NULL, 0, &crossed) && !crossed &&
+	   !lb.dead, "no faulty link: builds, nothing absent");
+	for (v = 0; v < t.nnodes; v++)
+		same &= lb.label[v] == canon.label[v];
+	ok(same, "no faulty link: the canonical snake");
+	wc_labeling_free(&lb);
+	/* (1, 0) - (1, 1): the snake climbs at x = 3 and x = 0 only */
+	link = wc_link_id(&t, 1, wc_topo_port_to(&t, 1, 5));
+	ok(!wc_labeling_init_faults(&lb, &t, &link, 1, &crossed) && !crossed,
+	   "a link off the canonical path: avoided");
+	for (v = 0, same = 1; v < t.nnodes; v++)
+		same &= lb.label[v] == canon.label[v];
+	ok(same, "a link off the canonical path: the canonical snake kept");
+	wc_labeling_free(&lb);
+	wc_labeling_free(&canon);
+	link = wc_link_space(&t);
+	ok(wc_labeling_init_faults(&lb, &t, &link, 1, &crossed) == -EINVAL,
+	   "a link id out of range refused");
+
+	wc_topo_init(&t, WC_TOPO_MESH, 1, &d1, NULL);
+	link = wc_link_id(&t, 2, wc_topo_port_to(&t, 2, 3));
+	ok(!wc_labeling_init_faults(&lb, &t, &link, 1, &crossed) && crossed == 1,
+	   "mesh 5: the only path uses the faulty link: crossed 1");
+	wc_labeling_router(&lb, 2, nbr);
+	ok(nbr[wc_topo_port_to(&t, 2, 3)] == 3,
+	   "mesh 5: a faulty link the path uses stays present");
+	wc_labeling_free(&lb);
+	ok(!wc_labels_table_build_faults(&t, WORMCAST_MCAST_DUAL_PATH, &link, 1,
+					 &tab, &len, &crossed) && crossed == 1 &&
+	   ((struct wormcast_labels *)tab)->nfaults == 0 &&
+	   len == wc_labels_table_size(5, 0),
+	   "mesh 5: the table leaves out the link its path uses");
+	free(tab);
+}
+
+/* Hops of @order (label -> node) whose link is one of @links. */
+static u32 hops_on(const struct wc_topo *t, const u32 *order, const u32 *links,
+		   u32 nlinks)
+{
+	u32 l, i, c = 0, id;
+
+	for (l = 1; l < t->nnodes; l++) {
+		id = wc_link_id(t, order[l - 1],
+				wc_topo_port_to(t, order[l - 1], order[l]));
+		for (i = 0; i < nlinks && links[i] != id; i++)
+			;
+		c += i < nlinks;
+	}
+	return c;
+}
+
+/*
+ * Many faulty links of S_5 (random, 10 to 100): the labeling's path uses
+ * as few as the best of the 120 symbol permutations of the canonical path,
+ * found here by walking each, and *crossed is the count on its path.
+ */
+static void test_star_many_faults(void)
+{
+	u32 n = 5, links[100], order[120], base[120], nl, k, l, i, j, c, min;
+	u32 crossed, bad_min = 0, bad_count = 0, trials = 0;
+	u8 sigma[8], p[8];
+	struct wc_labeling lb, canon;
+	struct wc_topo t;
+	u64 st = 5;
+
+	wc_topo_init(&t, WC_TOPO_STAR, 1, &n, NULL);
+	wc_labeling_init(&canon, &t);
+	memcpy(base, canon.node, sizeof(base));
+	wc_labeling_free(&canon);
+	for (nl = 10; nl <= 100; nl += 10, trials++) {
+		for (k = 0; k < nl;) {
+			u32 v = tu_rand_mod(&st, t.nnodes);
+			u32 id = wc_link_id(&t, v, tu_rand_mod(&st, t.nports));
+
+			for (i = 0; i < k && links[i] != id; i++)
+				;
+			if (i == k)
+				links[k++] = id;
+		}
+		min = U32_MAX;
+		for (k = 0; k < t.nnodes; k++) {
+			wc_star_unrank(n, k, sigma);
+			for (l = 0; l < t.nnodes; l++) {
+				wc_star_unrank(n, base[l], p);
+				for (j = 0; j < n; j++)
+					p[j] = sigma[p[j] - 1];
+				order[l] = wc_star_rank(n, p);
+			}
+			c = hops_on(&t, order, links, nl);
+			if (c < min)
+				min = c;
+		}
+		if (wc_labeling_init_faults(&lb, &t, links, nl, &crossed)) {
+			bad_min++;
+			continue;
+		}
+		bad_min += crossed != min;
+		bad_count += crossed != hops_on(&t, lb.node, links, nl);
+		if (!wc_labeling_order_is_hamiltonian(&t, lb.node, NULL))
+			bad_count++;
+		wc_labeling_free(&lb);
+	}
+	is_int(bad_min, 0, "S_5, %u sets of 10 to 100 faulty links: the fewest crossed of the 120 candidates",
+	       trials);
+	is_int(bad_count, 0, "S_5: crossed is the count of the path's hops on a faulty link");
+}
+
 int main(void)
 {
 	u32 m1[1] = { 9 }, m2[2] = { 5, 4 }, m2b[2] = { 8, 8 };
@@ -256,6 +524,9 @@ int main(void)
 	test_router_table();
 	test_bad_orders();
 	test_tree_step();
+	test_faults();
+	test_faults_edges();
+	test_star_many_faults();
 	test_topology("mesh 9", WC_TOPO_MESH, 1, m1, true, 0);
 	test_topology("mesh 5x4", WC_TOPO_MESH, 2, m2, true, 0);
 	test_topology("mesh 8x8", WC_TOPO_MESH, 2, m2b, true, 0);

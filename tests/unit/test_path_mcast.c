@@ -6,7 +6,11 @@
  * papers' definitions, the latency formula, mixed traffic) run here under
  * ASan/UBSan, plus what needs the daemon's library: the tables of
  * daemon/lib/labels_table.c on every topology, and the links of every
- * scheme's worms against the offline planners (pathplan.c, startree.c).
+ * scheme's worms against the offline planners (pathplan.c, startree.c);
+ * and around a faulty link (every link of the 4x4 mesh and of S_4, failed
+ * in the engine): the daemon's table around it, every scheme's worms on
+ * the planner's links (its R without the link), never on the link, each
+ * destination once, nothing counted in fault_drops.
  */
 #include "tap.h"
 #include "engine.h"
@@ -20,8 +24,10 @@
 #pragma GCC diagnostic pop
 #include "../../kmod/tests/path_cases.h"
 
+#include "labeling.h"
 #include "labels_table.h"
 #include "pathplan.h"
+#include "sptree.h"
 #include "startree.h"
 #include "testutil.h"
 
@@ -118,7 +124,7 @@ static void against_planners(u32 per)
 
 			ok(!wc_labels_table_build(&t, path_schemes[k], &bytes,
 						  &len) &&
-			   len == wc_labels_table_size(t.nnodes) &&
+			   len == wc_labels_table_size(t.nnodes, 0) &&
 			   !wc_label_set_build(&s, &t, bytes, len, NULL),
 			   "%s scheme %u: daemon table accepted by the engine",
 			   topos[i].name, path_schemes[k]);
@@ -177,14 +183,141 @@ static void against_planners(u32 per)
 	case_rec_free(rec);
 }
 
+/* Did every destination of @d get exactly one delivery (and nobody else)? */
+static bool each_once(const struct case_rec *rec, const u32 *d, u32 n)
+{
+	u32 i, j, hits;
+
+	if (rec->nd != n)
+		return false;
+	for (i = 0; i < n; i++) {
+		for (j = 0, hits = 0; j < rec->nd; j++)
+			hits += rec->d[j].node == d[i];
+		if (hits != 1)
+			return false;
+	}
+	return true;
+}
+
+/* Every link of @ts failed in turn under every scheme (see the top). */
+static void around_faults(u32 per)
+{
+	static const struct topo_spec ts[] = {
+		{ "mesh 4x4", WC_TOPO_MESH, 2, { 4, 4 } },
+		{ "star 4", WC_TOPO_STAR, 1, { 4 } },
+	};
+	struct case_rec *rec = case_rec_new(NULL, 1024);
+	u64 st = 91;
+	u32 i, k, j;
+
+	for (i = 0; i < ARRAY_SIZE(ts); i++) {
+		struct wc_topo t;
+		u32 np, link, a, pa, b, pb;
+
+		wc_topo_init(&t, ts[i].kind, ts[i].ndims, ts[i].dims, NULL);
+		np = t.nports;
+		for (k = 0; k < PATH_NSCHEMES; k++) {
+			u32 bad_table = 0, bad_links = 0, bad_deliv = 0, nlinks = 0;
+			u32 *links = calloc(t.nnodes * np, sizeof(u32));
+			u64 *before = calloc(t.nnodes * np, sizeof(u64));
+			u64 drops = 0, stuck = 0;
+			u32 d[16];
+
+			for (link = 0; link < wc_link_space(&t); link++) {
+				struct wc_engine_params p;
+				struct wc_engine_stats es;
+				struct wc_labeling lb;
+				struct wc_label_set s;
+				u32 crossed, crossed2;
+				void *bytes;
+				size_t len;
+
+				wc_link_ends(&t, link, &a, &pa, &b, &pb);
+				if (b == WC_NO_NODE || wc_link_id(&t, a, pa) != link)
+					continue;
+				nlinks++;
+				if (wc_labels_table_build_faults(&t, path_schemes[k],
+								 &link, 1, &bytes,
+								 &len, &crossed) ||
+				    crossed ||
+				    wc_label_set_build(&s, &t, bytes, len, NULL)) {
+					bad_table++;
+					continue;
+				}
+				free(bytes);
+				if (wc_labeling_init_faults(&lb, &t, &link, 1,
+							    &crossed2)) {
+					bad_table++;
+					wc_label_set_free(&s);
+					continue;
+				}
+				wc_engine_params_default(&p, &t);
+				p.replication = WC_REPL_ASYNC;
+				p.buf_flits = 64;
+				case_engine_new(NULL, rec, &t, &p, &wc_algo_label);
+				wc_engine_fault_link(rec->e, a, b, true, NULL);
+				for (j = 0; j < per; j++) {
+					u32 src = tu_rand_mod(&st, t.nnodes), v;
+					u32 n = 2 + tu_rand_mod(&st, 11);
+
+					tu_random_dests(&st, t.nnodes, src, n, d);
+					memset(links, 0, t.nnodes * np * sizeof(u32));
+					if (plan_links(&lb, path_schemes[k], src, d,
+						       n, links) ||
+					    links[a * np + pa] || links[b * np + pb]) {
+						bad_links++;
+						continue;
+					}
+					for (v = 0; v < t.nnodes * np; v++)
+						before[v] = wc_engine_channel_busy(rec->e,
+								v / np, v % np);
+					rec->nd = 0;
+					case_path_submit(NULL, rec->e, src, d, n, 100);
+					case_path_run(rec->e, &s);
+					for (v = 0; v < t.nnodes * np; v++)
+						if ((wc_engine_channel_busy(rec->e, v / np,
+									    v % np) !=
+						     before[v]) != !!links[v])
+							break;
+					bad_links += v < t.nnodes * np;
+					bad_deliv += !each_once(rec, d, n);
+				}
+				wc_engine_get_stats(rec->e, &es);
+				drops += es.fault_drops;
+				stuck += rec->deadlocks + rec->route_errors;
+				wc_engine_destroy(rec->e);
+				rec->deadlocks = rec->route_errors = 0;
+				wc_labeling_free(&lb);
+				wc_label_set_free(&s);
+			}
+			is_int(bad_table, 0,
+			       "%s scheme %u, each of %u links failed: a table around it, accepted",
+			       ts[i].name, path_schemes[k], nlinks);
+			is_int(bad_links, 0,
+			       "%s scheme %u: %u multicasts per link on the planner's links, never the failed one",
+			       ts[i].name, path_schemes[k], per);
+			is_int(bad_deliv, 0, "%s scheme %u: every destination exactly once",
+			       ts[i].name, path_schemes[k]);
+			is_int(drops + stuck, 0,
+			       "%s scheme %u: no fault_drops, no deadlock, no routing error",
+			       ts[i].name, path_schemes[k]);
+			free(links);
+			free(before);
+		}
+	}
+	case_rec_free(rec);
+}
+
 int main(void)
 {
 	case_path_tables_good(NULL);
 	case_path_tables_bad(NULL);
+	case_path_tables_faults(NULL);
 	case_path_hops(NULL);
 	case_path_star_sample(NULL);
 	case_path_reference(NULL, 60);
 	case_path_traffic(NULL, 3000);
 	against_planners(40);
+	around_faults(8);
 	return done_testing();
 }

@@ -387,7 +387,7 @@ static void test_sync(void)
 
 		ok(!err && res.action == WCD_PUSH && res.attempts == 1 && f.table &&
 		   f.table_kind == wc_mcast_table_kind(s) &&
-		   (labels ? f.table_len == wc_labels_table_size(64) :
+		   (labels ? f.table_len == wc_labels_table_size(64, 0) :
 		    bcast ? f.table_len == wc_bcast_table_size(64) :
 		    ftm ? f.table_len == wc_ftm_table_size(64, 0, 0) :
 			  !wc_trees_table_parse(f.table, f.table_len, NULL, NULL)) &&
@@ -619,17 +619,21 @@ static uint32_t *ids(const uint32_t *v, uint32_t n)
 
 static void test_follows_faults(void)
 {
-	uint32_t s, follow = 0, trees = 0;
+	uint32_t s, follow = 0, links = 0;
 
 	for (s = 0; s <= WORMCAST_MCAST_MAX; s++) {
 		follow |= (uint32_t)wcd_follows_faults(s) << s;
-		trees |= (uint32_t)wcd_trees_carry_faults(s) << s;
+		links |= (uint32_t)wcd_carries_links(s) << s;
 	}
 	ok(follow == (1u << WORMCAST_MCAST_SPAM | 1u << WORMCAST_MCAST_DSTM1 |
 		      1u << WORMCAST_MCAST_DSTM2 | 1u << WORMCAST_MCAST_RT |
-		      1u << WORMCAST_MCAST_FTMESH) &&
-	   trees == (follow & ~(1u << WORMCAST_MCAST_FTMESH)),
-	   "tables that follow the faults: spam, dstm-1, dstm-2, rt (trees: the faulty links) and ftmesh");
+		      1u << WORMCAST_MCAST_HAMILTONIAN |
+		      1u << WORMCAST_MCAST_DUAL_PATH |
+		      1u << WORMCAST_MCAST_MULTIPATH |
+		      1u << WORMCAST_MCAST_STAR_TREE | 1u << WORMCAST_MCAST_OCMS |
+		      1u << WORMCAST_MCAST_OTMS | 1u << WORMCAST_MCAST_FTMESH) &&
+	   links == (follow & ~(1u << WORMCAST_MCAST_FTMESH)),
+	   "tables that follow the faults: spam, dstm-1, dstm-2, rt, the label schemes (trees and labels carry the faulty links) and ftmesh; not unicast, multiphase, dcf, edn");
 }
 
 static void test_faults(void)
@@ -666,8 +670,11 @@ static void test_faults(void)
 	   wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0, 0) &&
 	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq, lseq) &&
 	   !wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, f.seq, f.links_seq) &&
-	   !wcd_faults_stale(&f, WORMCAST_MCAST_DUAL_PATH, true, seq, lseq),
-	   "then trees and ftmesh tables pushed before are stale, dual-path's never");
+	   wcd_faults_stale(&f, WORMCAST_MCAST_DUAL_PATH, true, seq, lseq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_OCMS, false, 0, 0) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_STAR_TREE, true, f.seq, f.links_seq) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DCF, true, seq, lseq),
+	   "then trees, labels and ftmesh tables pushed before are stale, dcf's never");
 	seq = f.seq;
 	lseq = f.links_seq;
 	a = ids(l1, 4);
@@ -681,8 +688,9 @@ static void test_faults(void)
 	ok(f.seq == seq + 1 && f.links_seq == lseq && f.nnodes == 2 && f.nodes[0] == 2 &&
 	   !wcd_faults_stale(&f, WORMCAST_MCAST_RT, true, seq, lseq) &&
 	   !wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, seq, lseq) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_HAMILTONIAN, true, seq, lseq) &&
 	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq, lseq),
-	   "a node fails: an ftmesh table is stale, a trees table (links only) is not");
+	   "a node fails: an ftmesh table is stale, a trees or labels table (links only) is not");
 	a = ids(l1, 0);
 	b = ids(n2, 0);
 	wcd_faults_update(&f, &a, 0, &b, 0);

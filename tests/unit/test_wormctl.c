@@ -1187,7 +1187,7 @@ static void test_labels_decode(void)
 	s = render_table(true, &ti, &v, true);
 	ok(json_valid(s) &&
 	   !strcmp(s, "[{\"kind\":\"labels\",\"gen\":5,\"size\":32,\"scheme\":\"dual-path\","
-		      "\"nnodes\":4,\"label\":[0,1,3,2]}]\n"),
+		      "\"nnodes\":4,\"nfaults\":0,\"faulty_links\":[],\"label\":[0,1,3,2]}]\n"),
 	   "labels table show -v JSON: exact fields");
 	free(s);
 	ok(wc_table_decode(WORMCAST_TABLE_LABELS, buf, hdr - 1, &v, e, sizeof(e)) == -1 &&
@@ -1203,6 +1203,29 @@ static void test_labels_decode(void)
 	buf[1] = 0xffffffffu;
 	ok(wc_table_decode(WORMCAST_TABLE_LABELS, buf, len, &v, e, sizeof(e)) == -1 &&
 	   strstr(e, "truncated"), "labels: nnodes 2^32-1 refused without overflow (%s)", e);
+	/* one faulty link, (node 1, port 2), after the labels */
+	buf[1] = 4;
+	buf[2] = 1;
+	buf[hdr / 4 + 4] = 1;
+	buf[hdr / 4 + 5] = 2;
+	ti.size = (uint32_t)(len + 8);
+	ok(wc_table_decode(WORMCAST_TABLE_LABELS, buf, len + 8, &v, e, sizeof(e)) == 0 &&
+	   v.nfaults == 1, "labels table with a faulty link decoded");
+	s = render_table(false, &ti, &v, false);
+	ok(!strcmp(s, "labels gen 5 size 40 scheme dual-path nnodes 4 faulty_links 1\n"
+		      "    faulty links (node.port): 1.2\n"),
+	   "labels table with a faulty link: text (%s)", s);
+	free(s);
+	s = render_table(true, &ti, &v, false);
+	ok(json_valid(s) && strstr(s, "\"nfaults\":1,\"faulty_links\":[{\"node\":1,\"port\":2}]"),
+	   "labels table with a faulty link: JSON (%s)", s);
+	free(s);
+	ok(wc_table_decode(WORMCAST_TABLE_LABELS, buf, len, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "for 4 nodes and 1 faulty links"),
+	   "labels: nfaults without its bytes refused (%s)", e);
+	buf[2] = WORMCAST_TREES_MAX_FAULTS + 1;
+	ok(wc_table_decode(WORMCAST_TABLE_LABELS, buf, len, &v, e, sizeof(e)) == -1 &&
+	   strstr(e, "at most 256"), "labels: too many faulty links refused (%s)", e);
 	is_int(wc_table_decode(9, buf, len, &v, e, sizeof(e)), 1, "kind 9: not decoded");
 }
 

@@ -137,16 +137,24 @@ int wc_labels_decode(const void *buf, size_t len, struct wc_table_view *v,
 	memcpy(&l, buf, hdr);
 	if (!l.nnodes)
 		return wc_fail(err, errlen, "labels table: nnodes 0");
-	want = hdr + (uint64_t)l.nnodes * sizeof(uint32_t);
+	if (l.nfaults > WORMCAST_TREES_MAX_FAULTS)
+		return wc_fail(err, errlen,
+			       "labels table: %u faulty links, at most %u",
+			       l.nfaults, WORMCAST_TREES_MAX_FAULTS);
+	want = hdr + (uint64_t)l.nnodes * sizeof(uint32_t) +
+	       (uint64_t)l.nfaults * sizeof(struct wormcast_trees_fault);
 	if (len != want)
 		return wc_fail(err, errlen,
-			       "labels table %s: %zu bytes, %" PRIu64 " for %u nodes",
+			       "labels table %s: %zu bytes, %" PRIu64
+			       " for %u nodes and %u faulty links",
 			       len < want ? "truncated" : "has trailing bytes",
-			       len, want, l.nnodes);
+			       len, want, l.nnodes, l.nfaults);
 	v->kind = WORMCAST_TABLE_LABELS;
 	v->scheme = l.scheme;
 	v->nnodes = l.nnodes;
 	v->label = (const uint32_t *)((const uint8_t *)buf + hdr);
+	v->nfaults = l.nfaults;
+	v->faults = (const uint8_t *)(v->label + l.nnodes);
 	return 0;
 }
 
@@ -578,7 +586,7 @@ static void show_parent_ports(struct out *o, const struct wc_table_view *v)
 		json_close_array(o);
 }
 
-/* The faulty links a trees table routes around, by (node, port). */
+/* The faulty links a trees or labels table routes around, by (node, port). */
 static void show_faults(struct out *o, const struct wc_table_view *v)
 {
 	struct wormcast_trees_fault f;
@@ -659,11 +667,16 @@ void show_table(struct out *o, const struct wc_table_info *t,
 		out_u64(o, "seed", " seed %" PRIu64, v->seed);
 		out_u64(o, "nblocks", " nblocks %" PRIu64, v->nblocks);
 		out_u64(o, "nrecs", " nrecs %" PRIu64, v->nrecs);
+	} else if (v && v->kind == WORMCAST_TABLE_LABELS) {
+		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
+		if (v->nfaults || o->json)
+			out_u64(o, "nfaults", " faulty_links %" PRIu64, v->nfaults);
 	} else if (v) {
 		out_u64(o, "nnodes", " nnodes %" PRIu64, v->nnodes);
 	}
 	out_text(o, "\n");
-	if (v && v->kind == WORMCAST_TABLE_TREES)
+	if (v && (v->kind == WORMCAST_TABLE_TREES ||
+		  v->kind == WORMCAST_TABLE_LABELS))
 		show_faults(o, v);
 	if (v && v->kind == WORMCAST_TABLE_FTMESH)
 		show_ftmesh_blocks(o, v);

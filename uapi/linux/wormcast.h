@@ -428,9 +428,12 @@ struct wormcast_trees {
 	__u8 parent_port[];		/* ntrees * nnodes */
 };
 
-#define WORMCAST_TREES_MAX_FAULTS	256
+#define WORMCAST_TREES_MAX_FAULTS	256	/* a trees or labels table's */
 
-/* A faulty link of a trees table: @node and its port @port. */
+/*
+ * A faulty link of a trees or labels table: @node and its port @port
+ * (the link type of both tables).
+ */
 struct wormcast_trees_fault {
 	__u32 node;
 	__u32 port;
@@ -439,15 +442,23 @@ struct wormcast_trees_fault {
 /*
  * WORMCAST_TABLE_LABELS: a Hamiltonian labeling of the fabric's topology
  * for the label-based schemes (hamiltonian, dual-path, multipath,
- * star-tree): @nnodes u32 labels follow the header, label[node].  The
+ * star-tree, ocms, otms): @nnodes u32 labels follow the header,
+ * label[node], then @nfaults struct wormcast_trees_fault (at most
+ * WORMCAST_TREES_MAX_FAULTS): the faulty links the labeling avoids
+ * (Documentation/faults.rst, "Label schemes around faulty links").  The
  * kernel checks that the labels are a permutation of 0..nnodes-1 in which
- * nodes with consecutive labels are neighbours (a Hamiltonian path of the
- * topology), and that @scheme is a label-based scheme the fabric can run.
+ * nodes with consecutive labels are neighbours over a link that is not
+ * faulty (a Hamiltonian path of the topology without its faulty links),
+ * that each faulty link is a link of the topology listed once (by either
+ * end), and that @scheme is a label-based scheme the fabric can run.  The
+ * routers treat the faulty links as absent.  A table without faults
+ * (@nfaults 0) ends after the labels.
  */
 struct wormcast_labels {
 	__u32 scheme;			/* enum wormcast_mcast_scheme */
 	__u32 nnodes;			/* the fabric's */
-	__u32 reserved[2];		/* 0 */
+	__u32 nfaults;			/* faulty links after label[] */
+	__u32 reserved;			/* 0 */
 	__u32 label[];			/* nnodes */
 };
 
