@@ -9,11 +9,15 @@ unicast and multicast), run inside network namespaces.
       until SIGTERM.
   udp.py send --dst ADDR --port P [--ifname DEV] --count N [--tag T]
               [--size BYTES] [--interval SECONDS] [--loop]
+              [--until FILE] [--sent FILE]
       Send N datagrams "T SEQ" (padded to BYTES) to ADDR; multicast leaves
-      through DEV.  With --loop, send forever (until killed).
+      through DEV.  With --loop, send forever (until killed); with
+      --until, at least N and on until FILE exists.  --sent: write how
+      many were sent to FILE at the end.
 """
 import argparse
 import ipaddress
+import os
 import signal
 import socket
 import struct
@@ -76,7 +80,8 @@ def send(args):
                          ifindex)
             s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_HOPS, 1)
     seq = 0
-    while args.loop or seq < args.count:
+    while args.loop or seq < args.count or \
+            (args.until and not os.path.exists(args.until)):
         seq += 1
         payload = ('%s %d' % (args.tag, seq)).encode()
         payload += b'\0' * max(0, args.size - len(payload))
@@ -95,6 +100,9 @@ def send(args):
                     break
         if args.interval:
             time.sleep(args.interval)
+    if args.sent:
+        with open(args.sent, 'w') as f:
+            f.write('%d\n' % seq)
 
 
 def main():
@@ -117,6 +125,8 @@ def main():
     s.add_argument('--size', type=int, default=0)
     s.add_argument('--interval', type=float, default=0.0)
     s.add_argument('--loop', action='store_true')
+    s.add_argument('--until')
+    s.add_argument('--sent')
     args = p.parse_args()
     if args.cmd == 'recv' and args.group and not args.ifname:
         p.error('--group needs --ifname')
