@@ -92,6 +92,29 @@ static int plan_links(const struct wc_labeling *lb, u32 scheme, u32 src,
 }
 
 /*
+ * Run one multicast from @src to the @n nodes of @d on @rec's engine
+ * (rec->nd counts its deliveries): true if the channels it kept busy are
+ * exactly those @links marks.  @before: room for a counter per channel.
+ */
+static bool on_links(struct case_rec *rec, const struct wc_topo *t,
+		     const struct wc_label_set *s, u32 src, const u32 *d, u32 n,
+		     const u32 *links, u64 *before)
+{
+	u32 np = t->nports, v;
+
+	for (v = 0; v < t->nnodes * np; v++)
+		before[v] = wc_engine_channel_busy(rec->e, v / np, v % np);
+	rec->nd = 0;
+	case_path_submit(NULL, rec->e, src, d, n, 100);
+	case_path_run(rec->e, s);
+	for (v = 0; v < t->nnodes * np; v++)
+		if ((wc_engine_channel_busy(rec->e, v / np, v % np) !=
+		     before[v]) != !!links[v])
+			return false;
+	return true;
+}
+
+/*
  * Every scheme on every topology, through the daemon's table bytes: the
  * links of random multicasts equal the planner's, one delivery each.
  */
@@ -133,7 +156,7 @@ static void against_planners(u32 per)
 			p.buf_flits = 64;
 			case_engine_new(NULL, rec, &t, &p, &wc_algo_label);
 			for (j = 0; j < per; j++) {
-				u32 src = tu_rand_mod(&st, t.nnodes), v;
+				u32 src = tu_rand_mod(&st, t.nnodes);
 				u32 n = 2 + tu_rand_mod(&st, 30);
 
 				tu_random_dests(&st, t.nnodes, src, n, d);
@@ -143,18 +166,8 @@ static void against_planners(u32 per)
 					bad++;
 					continue;
 				}
-				for (v = 0; v < t.nnodes * np; v++)
-					before[v] = wc_engine_channel_busy(rec->e,
-							v / np, v % np);
-				rec->nd = 0;
-				case_path_submit(NULL, rec->e, src, d, n, 100);
-				case_path_run(rec->e, &s);
-				for (v = 0; v < t.nnodes * np; v++)
-					if ((wc_engine_channel_busy(rec->e, v / np,
-								    v % np) !=
-					     before[v]) != !!links[v])
-						break;
-				if (v < t.nnodes * np || rec->nd != n)
+				if (!on_links(rec, &t, &s, src, d, n, links,
+					      before) || rec->nd != n)
 					bad++;
 			}
 			is_int(bad, 0, "%s scheme %u: %u multicasts use the planner's links",
@@ -257,7 +270,7 @@ static void around_faults(u32 per)
 				case_engine_new(NULL, rec, &t, &p, &wc_algo_label);
 				wc_engine_fault_link(rec->e, a, b, true, NULL);
 				for (j = 0; j < per; j++) {
-					u32 src = tu_rand_mod(&st, t.nnodes), v;
+					u32 src = tu_rand_mod(&st, t.nnodes);
 					u32 n = 2 + tu_rand_mod(&st, 11);
 
 					tu_random_dests(&st, t.nnodes, src, n, d);
@@ -268,18 +281,8 @@ static void around_faults(u32 per)
 						bad_links++;
 						continue;
 					}
-					for (v = 0; v < t.nnodes * np; v++)
-						before[v] = wc_engine_channel_busy(rec->e,
-								v / np, v % np);
-					rec->nd = 0;
-					case_path_submit(NULL, rec->e, src, d, n, 100);
-					case_path_run(rec->e, &s);
-					for (v = 0; v < t.nnodes * np; v++)
-						if ((wc_engine_channel_busy(rec->e, v / np,
-									    v % np) !=
-						     before[v]) != !!links[v])
-							break;
-					bad_links += v < t.nnodes * np;
+					bad_links += !on_links(rec, &t, &s, src, d, n,
+							       links, before);
 					bad_deliv += !each_once(rec, d, n);
 				}
 				wc_engine_get_stats(rec->e, &es);
