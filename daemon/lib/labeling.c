@@ -413,11 +413,9 @@ int wc_labeling_init_faults(struct wc_labeling *lb, const struct wc_topo *t,
 		goto fail;
 	for (i = 0; i < nlinks; i++) {
 		err = -EINVAL;
-		if (links[i] >= wc_link_space(t))
+		if (!wc_link_real(t, links[i]))
 			goto fail;
 		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
-		if (b == WC_NO_NODE || wc_link_id(t, a, pa) != links[i])
-			goto fail;
 		lb->dead[(size_t)a * t->nports + pa] = 1;
 		lb->dead[(size_t)b * t->nports + pb] = 1;
 	}

@@ -299,9 +299,9 @@ u32 wc_rt_topo_edges(const struct wc_topo *t, struct wc_graph_edge *edges,
 	for (l = 0; l < space; l++) {
 		u32 a, pa, b, pb;
 
-		wc_link_ends(t, l, &a, &pa, &b, &pb);
-		if (b == WC_NO_NODE || wc_link_id(t, a, pa) != l)
+		if (!wc_link_real(t, l))
 			continue;
+		wc_link_ends(t, l, &a, &pa, &b, &pb);
 		edges[m].a = a;
 		edges[m].b = b;
 		if (link_of_edge)

@@ -4,6 +4,16 @@
 
 #include "sptree.h"
 
+bool wc_link_real(const struct wc_topo *t, u32 link)
+{
+	u32 a, pa, b, pb;
+
+	if (link >= wc_link_space(t))
+		return false;
+	wc_link_ends(t, link, &a, &pa, &b, &pb);
+	return b != WC_NO_NODE && wc_link_id(t, a, pa) == link;
+}
+
 u32 wc_link_id(const struct wc_topo *t, u32 node, u32 port)
 {
 	u32 nb = wc_topo_neighbor(t, node, port);

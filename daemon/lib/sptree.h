@@ -46,6 +46,8 @@ static inline u32 wc_link_space(const struct wc_topo *t)
 /* The two ends of a link id: (*a, *pa) is the canonical end. */
 void wc_link_ends(const struct wc_topo *t, u32 link, u32 *a, u32 *pa,
 		  u32 *b, u32 *pb);
+/* Is @link the id of a link of @t (in range, from its canonical end)? */
+bool wc_link_real(const struct wc_topo *t, u32 link);
 
 /*
  * Build the tree rooted at @root whose links are those with in_tree[link]

@@ -407,11 +407,9 @@ int wc_trees_table_set_faults(void **table, size_t *len, const struct wc_topo *t
 	for (i = 0; i < nlinks; i++) {
 		u32 a, pa;
 
-		if (links[i] >= wc_link_space(t))
+		if (!wc_link_real(t, links[i]))
 			return fail(why, "a faulty link is not a link of the topology");
 		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
-		if (b == WC_NO_NODE || wc_link_id(t, a, pa) != links[i])
-			return fail(why, "a faulty link is not a link of the topology");
 		if (h->ntrees == 1 && (h->parent_port[a] == pa ||
 				       h->parent_port[b] == pb))
 			return fail(why, "a faulty link is a link of the spam tree");
@@ -445,15 +443,9 @@ int wc_trees_table_spam_faults(const struct wc_topo *t, const u32 *links,
 		return fail(why, "tree multicast needs routers of at most 8 ports");
 	if (t->nnodes < 2)
 		return fail(why, "a tree table needs at least 2 nodes");
-	for (i = 0; i < nlinks; i++) {
-		u32 a, pa, b, pb;
-
-		if (links[i] >= wc_link_space(t))
+	for (i = 0; i < nlinks; i++)
+		if (!wc_link_real(t, links[i]))
 			return fail(why, "a faulty link is not a link of the topology");
-		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
-		if (b == WC_NO_NODE || wc_link_id(t, a, pa) != links[i])
-			return fail(why, "a faulty link is not a link of the topology");
-	}
 	err = wc_sptree_bfs_avoiding(&tree, t, wc_topo_center(t), links, nlinks,
 				     &res->crossed);
 	if (err)
