@@ -76,19 +76,15 @@ static int label_faults(struct wc_label_set *s, const struct wc_topo *t,
 	const struct wormcast_trees_fault *f =
 		(const void *)(h->label + s->nnodes);
 	u32 i, u, back;
+	int err;
 
 	for (i = 0; i < h->nfaults; i++) {
-		if (f[i].node >= s->nnodes)
-			return refuse(why, "a faulty link's node is out of range");
-		if (f[i].port >= t->nports)
-			return refuse(why, "a faulty link's port does not exist");
-		u = wc_topo_neighbor(t, f[i].node, f[i].port);
-		if (u == WC_NO_NODE)
-			return refuse(why,
-				      "a faulty link's port leads to no neighbour");
+		err = wc_topo_fault_link(t, f[i].node, f[i].port, &u, &back,
+					 why);
+		if (err)
+			return err;
 		if (s->nbr[f[i].node * t->nports + f[i].port] == WC_LABEL_NONE)
 			return refuse(why, "a faulty link is listed twice");
-		back = wc_topo_reverse_port(t, f[i].node, f[i].port);
 		s->nbr[f[i].node * t->nports + f[i].port] = WC_LABEL_NONE;
 		s->nbr[u * t->nports + back] = WC_LABEL_NONE;
 	}

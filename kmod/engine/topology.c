@@ -202,6 +202,20 @@ u32 wc_topo_reverse_port(const struct wc_topo *t, u32 node, u32 port)
 	return port;
 }
 
+int wc_topo_fault_link(const struct wc_topo *t, u32 node, u32 port, u32 *far,
+		       u32 *far_port, const char **why)
+{
+	if (node >= t->nnodes)
+		return fail(why, "a faulty link's node is out of range");
+	if (port >= t->nports)
+		return fail(why, "a faulty link's port does not exist");
+	*far = wc_topo_neighbor(t, node, port);
+	if (*far == WC_NO_NODE)
+		return fail(why, "a faulty link's port leads to no neighbour");
+	*far_port = wc_topo_reverse_port(t, node, port);
+	return 0;
+}
+
 void wc_topo_coords(const struct wc_topo *t, u32 node, u32 *coords)
 {
 	u32 i;

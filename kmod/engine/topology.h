@@ -74,6 +74,14 @@ u32 wc_topo_port_to(const struct wc_topo *t, u32 a, u32 b);
 /* Port of neighbour(@node, @port) that leads back over the same link. */
 u32 wc_topo_reverse_port(const struct wc_topo *t, u32 node, u32 port);
 
+/*
+ * A faulty link a table names by one end, @node and its @port: a node of
+ * @t, a port it has, leading to a neighbour.  Returns 0 with the far end
+ * and its port in *@far and *@far_port, or -EINVAL with *@why set.
+ */
+int wc_topo_fault_link(const struct wc_topo *t, u32 node, u32 port, u32 *far,
+		       u32 *far_port, const char **why);
+
 /* Coordinates of @node (t->ncoords entries, see above). */
 void wc_topo_coords(const struct wc_topo *t, u32 node, u32 *coords);
 

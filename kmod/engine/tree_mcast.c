@@ -183,6 +183,7 @@ static int build_faults(struct wc_tree_set *s, const struct wc_topo *t,
 {
 	const u8 *fb = h->parent_port + (size_t)h->ntrees * s->nnodes;
 	u32 n = s->nnodes, i, k, pn;
+	int err;
 
 	s->nfaults = h->nfaults;
 	for (i = 0; i < h->nfaults; i++) {
@@ -190,15 +191,9 @@ static int build_faults(struct wc_tree_set *s, const struct wc_topo *t,
 		u32 u, back;
 
 		memcpy(&f, fb + (size_t)i * sizeof(f), sizeof(f));
-		if (f.node >= n)
-			return refuse(why, "a faulty link's node is out of range");
-		if (f.port >= t->nports)
-			return refuse(why, "a faulty link's port does not exist");
-		u = wc_topo_neighbor(t, f.node, f.port);
-		if (u == WC_NO_NODE)
-			return refuse(why,
-				      "a faulty link's port leads to no neighbour");
-		back = wc_topo_reverse_port(t, f.node, f.port);
+		err = wc_topo_fault_link(t, f.node, f.port, &u, &back, why);
+		if (err)
+			return err;
 		if (used[f.node * t->nports + f.port] & WC_LINK_FAULTY)
 			return refuse(why, "a faulty link is listed twice");
 		if (s->ntrees == 1 && used[f.node * t->nports + f.port])
