@@ -38,10 +38,15 @@ static void check_accepted(const struct wormctl_cmdline *c, int argc,
 				   "device \"%s\"", c->dev);
 		FUZZ_CHECK(c->cmd != WCMD_FABRIC_SET ||
 			   c->set_cycle_ns || c->set_watchdog ||
-			   c->set_multicast, "fabric set with nothing to set");
+			   c->set_multicast || c->set_fault_info ||
+			   c->set_send_ovh || c->set_recv_ovh,
+			   "fabric set with nothing to set");
 		FUZZ_CHECK(!c->set_multicast ||
 			   c->multicast <= WORMCAST_MCAST_MAX,
 			   "multicast %u", c->multicast);
+		FUZZ_CHECK(!c->set_fault_info ||
+			   wc_fault_info_name(c->fault_info),
+			   "fault-info %u", c->fault_info);
 		FUZZ_CHECK(!c->set_watchdog || c->watchdog >= 1, "watchdog 0");
 		FUZZ_CHECK(c->cmd != WCMD_STATS || c->node == SHOW_ALL_NODES ||
 			   c->node == SHOW_NO_NODES ||
@@ -81,6 +86,7 @@ static void check_round_trip(const struct wormctl_cmdline *c)
 {
 	char *argv[8 + MAX_WORDS], cyc[12], wd[12], node[24], err[256];
 	char fa[12], fb[12], mtbf[12], mttr[12], dur[12], seed[24];
+	char sovh[12], rovh[12];
 	static const char *const kinds[] = { "", "link", "node", "any" };
 	struct wormctl_cmdline d;
 	int argc = 0, i;
@@ -129,6 +135,20 @@ static void check_round_trip(const struct wormctl_cmdline *c)
 		if (c->set_multicast) {
 			argv[argc++] = "multicast";
 			argv[argc++] = (char *)wc_mcast_scheme_name(c->multicast);
+		}
+		if (c->set_fault_info) {
+			argv[argc++] = "fault-info";
+			argv[argc++] = (char *)wc_fault_info_name(c->fault_info);
+		}
+		if (c->set_send_ovh) {
+			snprintf(sovh, sizeof(sovh), "%u", c->send_ovh);
+			argv[argc++] = "send_ovh";
+			argv[argc++] = sovh;
+		}
+		if (c->set_recv_ovh) {
+			snprintf(rovh, sizeof(rovh), "%u", c->recv_ovh);
+			argv[argc++] = "recv_ovh";
+			argv[argc++] = rovh;
 		}
 		break;
 	case WCMD_STATS:
@@ -200,7 +220,13 @@ static void check_round_trip(const struct wormctl_cmdline *c)
 		   d.set_watchdog == c->set_watchdog &&
 		   d.watchdog == c->watchdog &&
 		   d.set_multicast == c->set_multicast &&
-		   d.multicast == c->multicast && d.node == c->node &&
+		   d.multicast == c->multicast &&
+		   d.set_fault_info == c->set_fault_info &&
+		   d.fault_info == c->fault_info &&
+		   d.set_send_ovh == c->set_send_ovh &&
+		   d.send_ovh == c->send_ovh &&
+		   d.set_recv_ovh == c->set_recv_ovh &&
+		   d.recv_ovh == c->recv_ovh && d.node == c->node &&
 		   d.links == c->links &&
 		   d.fault_del == c->fault_del &&
 		   d.fault_node == c->fault_node && d.fault_a == c->fault_a &&

@@ -223,9 +223,22 @@ for labels in (snake, [1, 0] + snake[2:]):
     seeds.append(bytes([0, 1, len(body)]) + body)
 write("labels", seeds)
 
-# ---- fuzz_wormctl, the fault and monitor commands: their own generator and
-# file names (corpus/wormctl/fault-NN), so the seeds above stay as they were
-FAULTS = [
+# ---- fuzz_wormctl, commands added later: a generator and file names
+# (corpus/wormctl/PREFIX-NN) of their own, so the seeds above stay as they were
+def wormctl_later(prefix, cmds, seed):
+    r = random.Random(seed)
+    d = os.path.join(HERE, "corpus", "wormctl")
+    for f in os.listdir(d):
+        if f.startswith(prefix + "-"):
+            os.unlink(os.path.join(d, f))
+    for i, w in enumerate(cmds):
+        nums = bytes(r.randrange(256) for _ in range(r.randrange(4, 24)))
+        hdr = bytes([r.choice([0, 1, 16, 255]), len(nums)]) + nums
+        with open(os.path.join(d, "%s-%02d" % (prefix, i)), "wb") as f:
+            f.write(words(*w, prefix=hdr))
+
+
+wormctl_later("fault", [
     ["fault", "add", "wc0", "link", "0", "1"],
     ["fault", "del", "wc0", "node", "5"],
     ["fault", "add", "wc0", "link", "3", "3"],
@@ -236,17 +249,14 @@ FAULTS = [
     ["fault", "random", "wc0", "--mtbf", "0", "--mttr", "1"],
     ["fault", "random", "wc0", "--kind", "edge"],
     ["monitor"], ["monitor", "wc0"], ["-j", "fault", "help"],
-]
-frng = random.Random(13)
-d = os.path.join(HERE, "corpus", "wormctl")
-for f in os.listdir(d):
-    if f.startswith("fault-"):
-        os.unlink(os.path.join(d, f))
-for i, w in enumerate(FAULTS):
-    nums = bytes(frng.randrange(256) for _ in range(frng.randrange(4, 24)))
-    hdr = bytes([frng.choice([0, 1, 16, 255]), len(nums)]) + nums
-    with open(os.path.join(d, "fault-%02d" % i), "wb") as f:
-        f.write(words(*w, prefix=hdr))
+], 13)
+# fabric set's fault-info, send_ovh and recv_ovh
+wormctl_later("set", [
+    ["fabric", "set", "wc0", "fault-info", "local", "send_ovh", "200"],
+    ["fabric", "set", "wc0", "recv_ovh", "200", "multicast", "dcf"],
+    ["fabric", "set", "wc0", "fault-info", "remote"],
+    ["fabric", "set", "wc0", "send_ovh", "1000", "recv_ovh"],
+], 15)
 
 # ---------------------------------------------------------------- bcast
 # fuzz_bcast: topology byte (0: torus 4x4, 1: torus 8x8, 2: mesh 4x4, 3:
