@@ -330,13 +330,17 @@ drops() {
 # wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.  The
 # ceiling is SECONDS times WC_WAIT_SCALE (default 3): what a quiet machine
 # needs is far below SECONDS, and a slow or loaded one must not fail a
-# test that is only slow.  A real hang is caught by the harness's progress
-# watch (WC_SCRIPT_STALL) if a ceiling is not.
+# test that is only slow.  It is counted in polls of at least 0.1 s each
+# (no clock read: under TCG every exec costs, and the poll would take CPU
+# from what it waits for), so a slow machine waits longer still.  A real
+# hang is caught by the harness's progress watch (WC_SCRIPT_STALL) if a
+# ceiling is not.
 wait_for() {
-	_deadline=$(($(date +%s) + $1 * ${WC_WAIT_SCALE:-3}))
+	_polls=$(($1 * ${WC_WAIT_SCALE:-3} * 10))
 	shift
 	until "$@" >/dev/null 2>&1; do
-		[ "$(date +%s)" -lt "$_deadline" ] || return 1
+		[ "$_polls" -gt 0 ] || return 1
+		_polls=$((_polls - 1))
 		sleep 0.1
 	done
 }
@@ -365,27 +369,29 @@ module_loaded() {
 
 # Receivers of a group test: $MEMBERS join the test group, $OTHERS another
 # group on the same port, one udp.py socket each in namespace n<id> on
-# device ${MC_DEVPFX:-wcn}<id>.  FAMILY is 4 (239.1.2.3, port $PORT4) or 6
-# (ff0e::1:2:3, port $PORT6); what each gets goes to $WC_TMP/got<F>.<id>.
+# device ${MC_DEVPFX:-wcn}<id>, all in one process (udp.py recv-many: under
+# TCG every Python start costs about a second).  FAMILY is 4 (239.1.2.3,
+# port $PORT4) or 6 (ff0e::1:2:3, port $PORT6); what each gets goes to
+# $WC_TMP/got<F>.<id>.
 mc_recv_start() {
-	_mc_pids=""
+	_specs=""
+	_files="$WC_TMP/ready$1"
 	for _id in $MEMBERS $OTHERS; do
 		case " $MEMBERS " in
 		*" $_id "*) _g4=239.1.2.3 _g6=ff0e::1:2:3 ;;
 		*) _g4=239.9.9.9 _g6=ff0e::9:9:9 ;;
 		esac
-		rm -f "$WC_TMP/ready$1.$_id" "$WC_TMP/got$1.$_id"
 		if [ "$1" = 4 ]; then
-			bg nsx "n$_id" python3 "$UDP" recv --port "$PORT4" --group $_g4 \
-				--ifname "${MC_DEVPFX:-wcn}$_id" --ready "$WC_TMP/ready4.$_id" \
-				--out "$WC_TMP/got4.$_id"
+			_g=$_g4 _port=$PORT4
 		else
-			bg nsx "n$_id" python3 "$UDP" recv --port "$PORT6" --group $_g6 \
-				--ifname "${MC_DEVPFX:-wcn}$_id" --ready "$WC_TMP/ready6.$_id" \
-				--out "$WC_TMP/got6.$_id"
+			_g=$_g6 _port=$PORT6
 		fi
-		_mc_pids="$_mc_pids $bg_pid"
+		_specs="$_specs n$_id,${MC_DEVPFX:-wcn}$_id,$_g,$_port,$WC_TMP/got$1.$_id"
+		_files="$_files $WC_TMP/got$1.$_id"
 	done
+	rm -f $_files
+	bg python3 "$UDP" recv-many --ready "$WC_TMP/ready$1" $_specs
+	_mc_pids=$bg_pid
 }
 
 # Stop the receivers of the last mc_recv_start (other bg processes go on).
@@ -395,16 +401,22 @@ mc_recv_stop() {
 }
 
 mc_all_ready() {
-	for _id in $MEMBERS $OTHERS; do
-		[ -f "$WC_TMP/ready$1.$_id" ] || return 1
-	done
+	[ -f "$WC_TMP/ready$1" ]
 }
 
-# mc_members_have FAMILY COUNT: every member's file has COUNT lines.
+# mc_members_have FAMILY COUNT: every member's file has COUNT lines (one
+# grep for all: under TCG every exec costs).
 mc_members_have() {
+	_files=""
 	for _id in $MEMBERS; do
-		[ "$(grep -c . "$WC_TMP/got$1.$_id" 2>/dev/null)" -ge "$2" ] || return 1
+		[ -f "$WC_TMP/got$1.$_id" ] || return 1
+		_files="$_files $WC_TMP/got$1.$_id"
 	done
+	grep -c -H . $_files | {
+		while IFS= read -r _line; do
+			[ "${_line##*:}" -ge "$2" ] || exit 1
+		done
+	}
 }
 
 # mc_check_got FAMILY WHAT TAG COUNT: each member got "TAG 1".."TAG COUNT"

@@ -7,6 +7,11 @@ unicast and multicast), run inside network namespaces.
       Bind to P (joining multicast group G on DEV if given), touch FILE
       once ready, append every datagram's payload as one line to --out,
       until SIGTERM.
+  udp.py recv-many [--ready FILE] NS,DEV,GROUP,PORT,OUT...
+      The same for several receivers in one process (under TCG a Python
+      start costs about a second): each socket is made in network
+      namespace NS (ip netns), joins GROUP on DEV and appends to OUT;
+      FILE is touched once all are ready.
   udp.py send --dst ADDR --port P [--ifname DEV] --count N [--tag T]
               [--size BYTES] [--interval SECONDS] [--loop]
               [--until FILE] [--sent FILE]
@@ -18,11 +23,14 @@ unicast and multicast), run inside network namespaces.
 import argparse
 import ipaddress
 import os
+import select
 import signal
 import socket
 import struct
 import sys
 import time
+
+import wcnl
 
 
 def family_of(addr):
@@ -30,37 +38,60 @@ def family_of(addr):
         else socket.AF_INET
 
 
-def recv(args):
-    fam = socket.AF_INET6 if args.v6 or (args.group and
-                                         family_of(args.group) ==
-                                         socket.AF_INET6) else socket.AF_INET
+def receiver(port, group=None, ifname=None, v6=False):
+    """A UDP socket bound to @port, joined to @group on @ifname if given."""
+    fam = socket.AF_INET6 if v6 or (group and family_of(group) ==
+                                    socket.AF_INET6) else socket.AF_INET
     s = socket.socket(fam, socket.SOCK_DGRAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if args.group:
-        ifindex = socket.if_nametoindex(args.ifname)
+    if group:
+        ifindex = socket.if_nametoindex(ifname)
         if fam == socket.AF_INET:
             # struct ip_mreqn: group, local address, ifindex
-            mreq = socket.inet_aton(args.group) + socket.inet_aton('0.0.0.0') \
+            mreq = socket.inet_aton(group) + socket.inet_aton('0.0.0.0') \
                 + struct.pack('@i', ifindex)
             s.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP, mreq)
             # Only the groups this socket joined, not the host's.
             s.setsockopt(socket.IPPROTO_IP, 49, 0)  # IP_MULTICAST_ALL
         else:
-            mreq = socket.inet_pton(socket.AF_INET6, args.group) + \
+            mreq = socket.inet_pton(socket.AF_INET6, group) + \
                 struct.pack('@I', ifindex)
             s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_JOIN_GROUP, mreq)
             s.setsockopt(socket.IPPROTO_IPV6, 29, 0)  # IPV6_MULTICAST_ALL
-        s.bind((args.group, args.port))
+        s.bind((group, port))
     else:
-        s.bind(('::' if fam == socket.AF_INET6 else '0.0.0.0', args.port))
-    out = open(args.out, 'a', buffering=1)
+        s.bind(('::' if fam == socket.AF_INET6 else '0.0.0.0', port))
+    return s
+
+
+def serve(socks, ready):
+    """Append every datagram's payload to its socket's file, one line
+    each, until SIGTERM; @ready is touched first.  @socks maps sockets
+    to open files."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    if args.ready:
-        open(args.ready, 'w').close()
+    if ready:
+        open(ready, 'w').close()
     while True:
-        data = s.recv(65536)
-        out.write(data.split(b'\0', 1)[0].decode(errors='replace').strip()
-                  + '\n')
+        for s in select.select(list(socks), [], [])[0]:
+            data = s.recv(65536)
+            socks[s].write(data.split(b'\0', 1)[0].decode(errors='replace')
+                           .strip() + '\n')
+
+
+def recv(args):
+    s = receiver(args.port, args.group, args.ifname, args.v6)
+    serve({s: open(args.out, 'a', buffering=1)}, args.ready)
+
+
+def recv_many(args):
+    socks = {}
+    for spec in args.specs:
+        ns, ifname, group, port, out = spec.split(',')
+        with wcnl.InNetns(os.open('/run/netns/' + ns, os.O_RDONLY)) as n:
+            s = receiver(int(port), group, ifname)
+            os.close(n.fd)
+        socks[s] = open(out, 'a', buffering=1)
+    serve(socks, args.ready)
 
 
 def send(args):
@@ -116,6 +147,9 @@ def main():
     r.add_argument('--v6', action='store_true')
     r.add_argument('--ready')
     r.add_argument('--out', required=True)
+    m = sub.add_parser('recv-many')
+    m.add_argument('--ready')
+    m.add_argument('specs', nargs='+', metavar='NS,DEV,GROUP,PORT,OUT')
     s = sub.add_parser('send')
     s.add_argument('--dst', required=True)
     s.add_argument('--port', type=int, required=True)
@@ -130,7 +164,7 @@ def main():
     args = p.parse_args()
     if args.cmd == 'recv' and args.group and not args.ifname:
         p.error('--group needs --ifname')
-    (recv if args.cmd == 'recv' else send)(args)
+    {'recv': recv, 'recv-many': recv_many, 'send': send}[args.cmd](args)
 
 
 if __name__ == '__main__':
