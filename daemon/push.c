@@ -113,14 +113,21 @@ bool wcd_follows_faults(uint32_t scheme)
 	return wcd_carries_links(scheme) || scheme == WORMCAST_MCAST_FTMESH;
 }
 
+bool wcd_plans_nodes(uint32_t scheme)
+{
+	return scheme == WORMCAST_MCAST_SPAM || scheme == WORMCAST_MCAST_FTMESH;
+}
+
 bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,
 		      uint32_t pushed_seq, uint32_t pushed_links_seq)
 {
 	if (!wcd_follows_faults(scheme) || !f->known)
 		return false;
-	if (wcd_carries_links(scheme))
-		return ours ? pushed_links_seq != f->links_seq : f->nlinks != 0;
-	return !ours || pushed_seq != f->seq;
+	if (!wcd_carries_links(scheme))		/* ftmesh */
+		return !ours || pushed_seq != f->seq;
+	if (wcd_plans_nodes(scheme))
+		return ours ? pushed_seq != f->seq : f->nlinks || f->nnodes;
+	return ours ? pushed_links_seq != f->links_seq : f->nlinks != 0;
 }
 
 const char *wcd_action_name(enum wcd_action a)

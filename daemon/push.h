@@ -91,10 +91,17 @@ bool wcd_follows_faults(uint32_t scheme);
 
 /*
  * The schemes of a trees or labels table, which carries the faulty links
- * (spam, dstm-1, dstm-2, rt, the label schemes): links only, faulty nodes
- * absorbed and counted.
+ * (spam, dstm-1, dstm-2, rt, the label schemes).
  */
 bool wcd_carries_links(uint32_t scheme);
+
+/*
+ * The schemes whose tables are planned around the faulty nodes too: spam
+ * (a faulty node is a leaf of the tree) and ftmesh (fault blocks).  The
+ * others' tables follow the links only; worms that reach a faulty node
+ * are absorbed and counted.
+ */
+bool wcd_plans_nodes(uint32_t scheme);
 
 /*
  * Whether the table of @scheme lacks the current faults: @ours says that

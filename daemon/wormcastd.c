@@ -811,10 +811,11 @@ static int compute_spam(struct sync_ctx *sc, const struct wc_topo *t,
 	const struct fabric_mem *m = sc->m;
 
 	memset(&sc->spam, 0, sizeof(sc->spam));
-	if (!m || !m->faults.known || !m->faults.nlinks)
+	if (!m || !m->faults.known || (!m->faults.nlinks && !m->faults.nnodes))
 		return wc_trees_table_info(WORMCAST_MCAST_SPAM, t, &sc->opts,
 					   table, len, &sc->info, &sc->why);
 	return wc_trees_table_spam_faults(t, m->faults.links, m->faults.nlinks,
+					  m->faults.nodes, m->faults.nnodes,
 					  table, len, &sc->spam, &sc->why);
 }
 
@@ -1204,10 +1205,18 @@ static void faults_log(const struct fabric_mem *m, const struct sync_ctx *sc,
 			 (unsigned long long)sc->opts.seed, m->faults.nnodes,
 			 m->faults.nlinks, sc->ftm_blocks, sc->ftm_recs);
 	else if (m->faults.nlinks || m->faults.nnodes || m->faults.event_ms)
-		snprintf(extra + at, size - at, " faulty links %u%s%s",
+		snprintf(extra + at, size - at, " faulty links %u%s",
 			 m->faults.nlinks,
-			 sc->crossed ? " (the Hamiltonian path could not avoid them all: worms that meet one are absorbed and counted)" : "",
-			 m->faults.nnodes ? " (faulty nodes not planned, absorbed and counted)" : "");
+			 sc->crossed ? " (the Hamiltonian path could not avoid them all: worms that meet one are absorbed and counted)" : "");
+	at = strlen(extra);
+	if (scheme == WORMCAST_MCAST_SPAM && m->faults.nnodes)
+		snprintf(extra + at, size - at,
+			 ", faulty nodes %u (%u leaves of the tree, worms to them absorbed and counted)",
+			 m->faults.nnodes, sc->spam.leaves);
+	else if (scheme != WORMCAST_MCAST_FTMESH && m->faults.nnodes)
+		snprintf(extra + at, size - at,
+			 ", faulty nodes %u (not planned around: worms that reach one are absorbed and counted)",
+			 m->faults.nnodes);
 	at = strlen(extra);
 	if (scheme == WORMCAST_MCAST_SPAM && sc->spam.crossed)
 		snprintf(extra + at, size - at,

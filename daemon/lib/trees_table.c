@@ -428,13 +428,80 @@ int wc_trees_table_set_faults(void **table, size_t *len, const struct wc_topo *t
 	return 0;
 }
 
+/*
+ * The root of a spam tree: the fault-free root (wc_topo_center()) if it
+ * is up, else the first node up in breadth-first order from it (the
+ * nearest, the lowest port first); the centre if every node is down.
+ * WC_NO_NODE if out of memory.
+ */
+static u32 spam_root(const struct wc_topo *t, const u8 *down)
+{
+	u32 c = wc_topo_center(t), head = 0, tail = 0, v, p;
+	u32 *queue;
+	u8 *seen;
+
+	if (!down[c])
+		return c;
+	queue = malloc(t->nnodes * sizeof(*queue));
+	seen = calloc(t->nnodes, 1);
+	if (!queue || !seen) {
+		free(queue);
+		free(seen);
+		return WC_NO_NODE;
+	}
+	seen[c] = 1;
+	queue[tail++] = c;
+	while (head < tail) {
+		v = queue[head++];
+		if (!down[v]) {
+			c = v;
+			break;
+		}
+		for (p = 0; p < t->nports; p++) {
+			u32 nb = wc_topo_neighbor(t, v, p);
+
+			if (nb != WC_NO_NODE && !seen[nb]) {
+				seen[nb] = 1;
+				queue[tail++] = nb;
+			}
+		}
+	}
+	free(queue);
+	free(seen);
+	return c;
+}
+
+/* Whether node @v of @s has a child that is not @down. */
+static bool live_child(const struct wc_sptree *s, u32 v, const u8 *down)
+{
+	u32 p;
+
+	for (p = 0; p < s->topo.nports; p++)
+		if (((s->child_mask[v] >> p) & 1) &&
+		    !down[wc_topo_neighbor(&s->topo, v, p)])
+			return true;
+	return false;
+}
+
+/* Append link @id at *@at unless @seen has it: how many were appended. */
+static u32 add_link(u32 *at, u8 *seen, u32 id)
+{
+	if (seen[id])
+		return 0;
+	seen[id] = 1;
+	*at = id;
+	return 1;
+}
+
 int wc_trees_table_spam_faults(const struct wc_topo *t, const u32 *links,
-			       u32 nlinks, void **table, size_t *len,
+			       u32 nlinks, const u32 *nodes, u32 nnodes,
+			       void **table, size_t *len,
 			       struct wc_spam_faults *res, const char **why)
 {
 	struct wc_sptree tree;
-	u32 *listed = NULL, i, nl = 0;
-	int err;
+	u32 *avoid = NULL, *listed = NULL, i, navoid = 0, nl = 0, root;
+	u8 *down = NULL, *dead = NULL;
+	int err = -ENOMEM;
 
 	*table = NULL;
 	*len = 0;
@@ -446,26 +513,59 @@ int wc_trees_table_spam_faults(const struct wc_topo *t, const u32 *links,
 	for (i = 0; i < nlinks; i++)
 		if (!wc_link_real(t, links[i]))
 			return fail(why, "a faulty link is not a link of the topology");
-	err = wc_sptree_bfs_avoiding(&tree, t, wc_topo_center(t), links, nlinks,
-				     &res->crossed);
-	if (err)
-		return err == -EINVAL ?
-		       fail(why, "internal error: no spanning tree of the topology") : err;
-	listed = malloc((nlinks + 1) * sizeof(*listed));
+	for (i = 0; i < nnodes; i++)
+		if (nodes[i] >= t->nnodes)
+			return fail(why, "a faulty node is not a node of the topology");
+	/* The links to avoid: the faulty ones, then every link of a faulty node. */
+	avoid = malloc(((size_t)nlinks + (size_t)nnodes * t->nports + 1) *
+		       sizeof(*avoid));
+	dead = calloc(wc_link_space(t), 1);
+	down = calloc(t->nnodes, 1);
+	if (!avoid || !dead || !down)
+		goto out_free;
+	for (i = 0; i < nlinks; i++)
+		navoid += add_link(avoid + navoid, dead, links[i]);
+	for (i = 0; i < nnodes; i++) {
+		u32 p;
+
+		down[nodes[i]] = 1;
+		for (p = 0; p < t->nports; p++)
+			if (wc_topo_neighbor(t, nodes[i], p) != WC_NO_NODE)
+				navoid += add_link(avoid + navoid, dead,
+						   wc_link_id(t, nodes[i], p));
+	}
+	root = spam_root(t, down);
+	if (root == WC_NO_NODE)
+		goto out_free;
+	err = wc_sptree_bfs_avoiding(&tree, t, root, avoid, navoid, NULL);
+	if (err) {
+		if (err == -EINVAL)
+			err = fail(why, "internal error: no spanning tree of the topology");
+		goto out_free;
+	}
+	listed = malloc((navoid + 1) * sizeof(*listed));
 	err = listed ? emit(WORMCAST_MCAST_SPAM, &tree, 1, table, len) : -ENOMEM;
 	if (err)
 		goto out;
-	for (i = 0; i < nlinks; i++) {
+	for (i = 0; i < navoid; i++) {
 		u32 a, pa, b, pb;
 
-		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
-		if (wc_sptree_has_link(&tree, a, pa))
+		wc_link_ends(t, avoid[i], &a, &pa, &b, &pb);
+		if (wc_sptree_has_link(&tree, a, pa)) {
+			/* a faulty node hanging from the tree by it, or a join */
+			u32 child = tree.parent_port[a] == pa ? a : b;
+
+			if (down[child] && !live_child(&tree, child, down))
+				res->leaves++;
+			else
+				res->crossed++;
 			continue;
+		}
 		if (nl == WORMCAST_TREES_MAX_FAULTS) {
 			res->unlisted++;
 			continue;
 		}
-		listed[nl++] = links[i];
+		listed[nl++] = avoid[i];
 	}
 	res->listed = nl;
 	err = wc_trees_table_set_faults(table, len, t, listed, nl, why);
@@ -475,7 +575,11 @@ int wc_trees_table_spam_faults(const struct wc_topo *t, const u32 *links,
 		*len = 0;
 	}
 out:
-	free(listed);
 	wc_sptree_free(&tree);
+out_free:
+	free(listed);
+	free(avoid);
+	free(dead);
+	free(down);
 	return err;
 }

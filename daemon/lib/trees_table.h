@@ -123,28 +123,35 @@ int wc_trees_table_parse(const void *table, size_t len,
 int wc_trees_table_set_faults(void **table, size_t *len, const struct wc_topo *t,
 			      const u32 *links, u32 nlinks, const char **why);
 
-/* What wc_trees_table_spam_faults() did with the faulty links. */
+/* What wc_trees_table_spam_faults() did with the faulty links and nodes. */
 struct wc_spam_faults {
 	u32 listed;	/* in the table: avoided by the tree and its cross links */
 	u32 crossed;	/* in the tree (the live graph is disconnected) */
 	u32 unlisted;	/* avoided by the tree, beyond the 256 listed */
+	u32 leaves;	/* faulty nodes with no live child, hanging by one link */
 };
 
 /*
  * The spam table of @t with the faulty links @links (@nlinks link ids of
- * @t, wc_link_id()): the BFS tree from the same root as without faults
- * (wc_topo_center()) over the links that did not fail
- * (wc_sptree_bfs_avoiding()), and the faulty links it avoids listed (the
- * first WORMCAST_TREES_MAX_FAULTS of them, in @links' order) so that the
- * routers' up cross links skip them.  With @nlinks 0, the table of
- * wc_trees_table(WORMCAST_MCAST_SPAM), byte for byte.  When the links
- * that did not fail leave the fabric disconnected, the tree crosses a
- * faulty link per extra part (*@res says how many): those are not listed,
- * and worms that cross them are absorbed and counted.  *@table is
- * malloc'ed.  0, -EINVAL with *@why, -ENOMEM.
+ * @t, wc_link_id()) and the faulty nodes @nodes (@nnodes node ids): the
+ * BFS tree over the links that did not fail and do not touch a faulty
+ * node (wc_sptree_bfs_avoiding()), from the same root as without faults
+ * (wc_topo_center()) or, if that node is faulty, the nearest live node;
+ * and the avoided links listed (the first WORMCAST_TREES_MAX_FAULTS, the
+ * faulty links in @links' order, then the faulty nodes' links) so that
+ * the routers' up cross links skip them.  A faulty node hangs from the
+ * tree by one of its links, with no live node below it (a leaf, or
+ * above faulty nodes only): no worm transits it to a live node, and one
+ * to it is absorbed and counted there.  With no faults, the table of
+ * wc_trees_table(WORMCAST_MCAST_SPAM), byte for byte.  When the live
+ * links leave the live nodes disconnected, the tree crosses a faulty
+ * link per extra part (*@res says how many): those are not listed, and
+ * worms that cross them are absorbed and counted.  *@table is malloc'ed.
+ * 0, -EINVAL with *@why, -ENOMEM.
  */
 int wc_trees_table_spam_faults(const struct wc_topo *t, const u32 *links,
-			       u32 nlinks, void **table, size_t *len,
+			       u32 nlinks, const u32 *nodes, u32 nnodes,
+			       void **table, size_t *len,
 			       struct wc_spam_faults *res, const char **why);
 
 /* The node of least eccentricity, the smallest id on a tie. */

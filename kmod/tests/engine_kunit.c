@@ -83,12 +83,18 @@ static void tree_spam_faults(struct kunit *test)
 	case_tree_spam_faults(test);
 }
 
+static void tree_spam_node_fault(struct kunit *test)
+{
+	case_tree_spam_node_fault(test);
+}
+
 static struct kunit_case tree_cases[] = {
 	KUNIT_CASE(tree_tables_good),
 	KUNIT_CASE(tree_tables_bad),
 	KUNIT_CASE(tree_reference),
 	KUNIT_CASE(tree_traffic),
 	KUNIT_CASE(tree_spam_faults),
+	KUNIT_CASE(tree_spam_node_fault),
 	{}
 };
 

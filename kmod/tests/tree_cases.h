@@ -57,6 +57,8 @@ struct case_tables {
 	size_t len;
 	const u32 (*fail)[2];	/* links failed in the engine for traffic */
 	u32 nfail;
+	bool has_down;		/* node @down failed in the engine: traffic */
+	u32 down;		/* neither comes from it nor goes to it */
 };
 
 /*
@@ -820,6 +822,9 @@ static void case_tree_traffic_on(CASE_CTX *ctx, struct case_tables *ct,
 						  ct->fail[i][1], true, NULL),
 			0, "%s: link %u-%u fails", what, ct->fail[i][0],
 			ct->fail[i][1]);
+	if (ct->has_down)
+		CASE_EQ(ctx, wc_engine_fault_node(e, ct->down, true, NULL), 0,
+			"%s: node %u fails", what, ct->down);
 	count = wc_calloc((size_t)n * 600, sizeof(u32));
 	CASE_REQUIRE(ctx, count && all, "room");
 	for (round = 0; round < 30 && sent < 600; round++) {
@@ -830,7 +835,8 @@ static void case_tree_traffic_on(CASE_CTX *ctx, struct case_tables *ct,
 			if (heavy || !(case_rnd(&st) % 4))
 				nd = 2 + case_rnd(&st) % 10;
 			if ((!heavy && case_rnd(&st) % 3) ||
-			    wc_engine_backlog(e, i) > max_backlog)
+			    wc_engine_backlog(e, i) > max_backlog ||
+			    (ct->has_down && i == ct->down))
 				continue;
 			m = wc_zalloc(wc_msg_size(e));
 			CASE_REQUIRE(ctx, m, "message");
@@ -839,7 +845,7 @@ static void case_tree_traffic_on(CASE_CTX *ctx, struct case_tables *ct,
 			for (j = 0; j < nd; j++) {
 				u32 d = case_rnd(&st) % n;
 
-				if (d != i)
+				if (d != i && !(ct->has_down && d == ct->down))
 					wc_msg_add_dst(e, m, d);
 			}
 			if (!m->ndsts) {
@@ -957,6 +963,38 @@ static u32 case_spam_choices_on(CASE_CTX *ctx, const struct wc_topo *t,
 }
 
 /*
+ * Room for a spam case with faulty links on @ct: @edge, a flag per (node,
+ * port), all set (alive); @queue, a node each; @h, the table with room
+ * for @nfaults faulty links after it.
+ */
+static void case_spam_scratch(CASE_CTX *ctx, const struct case_tables *ct,
+			      u32 nfaults, u8 **edge, u32 **queue,
+			      struct wormcast_trees **h)
+{
+	u32 n = ct->t.nnodes;
+
+	*edge = wc_zalloc(n * ct->t.nports);
+	*queue = wc_calloc(n, sizeof(u32));
+	*h = wc_zalloc(ct->len + nfaults * sizeof(struct wormcast_trees_fault));
+	CASE_REQUIRE(ctx, *edge && *queue && *h, "room");
+	memset(*edge, 1, n * ct->t.nports);
+}
+
+/* Traffic on @ct: lock step, lock step with every node sending, async. */
+static void case_spam_traffic_modes(CASE_CTX *ctx, struct case_tables *ct,
+				    const char *what)
+{
+	char name[96];
+
+	snprintf(name, sizeof(name), "%s, lock step", what);
+	case_tree_traffic_on(ctx, ct, WC_REPL_LOCKSTEP, false, name);
+	snprintf(name, sizeof(name), "%s, every node multicasting", what);
+	case_tree_traffic_on(ctx, ct, WC_REPL_LOCKSTEP, true, name);
+	snprintf(name, sizeof(name), "%s, asynchronous", what);
+	case_tree_traffic_on(ctx, ct, WC_REPL_ASYNC, false, name);
+}
+
+/*
  * SPAM with faulty links (Documentation/faults.rst, "SPAM around faulty
  * links"): on a 6x6 mesh four links fail, two of them at the BFS root's
  * router; the tree is a BFS tree of the other links (built here, not with
@@ -982,11 +1020,7 @@ static void case_tree_spam_faults(CASE_CTX *ctx)
 	int err;
 
 	n = ct->t.nnodes;
-	edge = wc_zalloc(n * ct->t.nports);
-	queue = wc_calloc(n, sizeof(u32));
-	h = wc_zalloc(ct->len + 5 * fsz);
-	CASE_REQUIRE(ctx, edge && queue && h, "room");
-	memset(edge, 1, n * ct->t.nports);
+	case_spam_scratch(ctx, ct, 5, &edge, &queue, &h);
 	for (i = 0; i < 4; i++) {
 		u32 p = wc_topo_port_to(&ct->t, f[i][0], f[i][1]);
 
@@ -1035,12 +1069,7 @@ static void case_tree_spam_faults(CASE_CTX *ctx)
 	ct->len += 4 * fsz;
 	ct->fail = f;
 	ct->nfail = 4;
-	case_tree_traffic_on(ctx, ct, WC_REPL_LOCKSTEP, false,
-			     "spam 6x6 mesh, 4 faulty links, lock step");
-	case_tree_traffic_on(ctx, ct, WC_REPL_LOCKSTEP, true,
-			     "spam 6x6 mesh, 4 faulty links, every node multicasting");
-	case_tree_traffic_on(ctx, ct, WC_REPL_ASYNC, false,
-			     "spam 6x6 mesh, 4 faulty links, asynchronous");
+	case_spam_traffic_modes(ctx, ct, "spam 6x6 mesh, 4 faulty links");
 	/* a tree link listed: refused */
 	{
 		u32 v = 15, p = ct->h->parent_port[v];
@@ -1055,6 +1084,70 @@ static void case_tree_spam_faults(CASE_CTX *ctx)
 				"link of the spam tree");
 		ct->h->nfaults = 4;
 	}
+	wc_free(edge);
+	wc_free(queue);
+	case_tables_free(ct);
+}
+
+/*
+ * SPAM with a faulty node (Documentation/faults.rst, "SPAM around faulty
+ * links and nodes"): on a 6x6 mesh node 15, a child of the root 14,
+ * fails.  The tree is a BFS tree of the links that do not touch it, with
+ * node 15 hanging from 14 as a leaf; its three other links are listed.
+ * Accepted; no up-phase choice takes a listed link; traffic among the
+ * other nodes with node 15 failed in the engine is delivered exactly
+ * once, nothing absorbed: no worm transits the failed node.
+ */
+static void case_tree_spam_node_fault(CASE_CTX *ctx)
+{
+	static const u32 f[3][2] = { { 15, 16 }, { 15, 9 }, { 15, 21 } };
+	const size_t fsz = sizeof(struct wormcast_trees_fault);
+	u32 dims[2] = { 6, 6 }, n, i, p, routed = 0, hits;
+	struct case_tables *ct = case_bfs_tables(ctx, WC_TOPO_MESH, 2, dims,
+						 14);
+	struct wormcast_trees_fault fl;
+	struct wormcast_trees *h;
+	struct wc_tree_set s;
+	const char *why = NULL;
+	u32 *queue;
+	u8 *edge;
+	int err;
+
+	n = ct->t.nnodes;
+	case_spam_scratch(ctx, ct, 3, &edge, &queue, &h);
+	for (p = 0; p < ct->t.nports; p++) {
+		u32 nb = wc_topo_neighbor(&ct->t, 15, p);
+
+		if (nb == WC_NO_NODE)
+			continue;
+		edge[15 * ct->t.nports + p] = 0;
+		edge[nb * ct->t.nports + wc_topo_reverse_port(&ct->t, 15, p)] = 0;
+	}
+	CASE_EQ(ctx, case_orient(&ct->t, edge, 14, ct->h->parent_port, queue),
+		n - 1, "the BFS tree of the links off node 15 spans the others");
+	ct->h->parent_port[15] = wc_topo_port_to(&ct->t, 15, 14);
+	for (i = 0; i < 3; i++) {
+		fl.node = f[i][0];
+		fl.port = wc_topo_port_to(&ct->t, f[i][0], f[i][1]);
+		memcpy((u8 *)h + ct->len + i * fsz, &fl, fsz);
+	}
+	memcpy(h, ct->h, ct->len);
+	h->nfaults = 3;
+	err = wc_tree_set_build(&s, &ct->t, h, ct->len + 3 * fsz, &why);
+	CASE_EQ(ctx, err, 0, "spam table, node 15 a leaf, its 3 other links listed (%s)",
+		why ?: "");
+	if (!err) {
+		hits = case_spam_choices_on(ctx, &ct->t, &s, f, 3, &routed);
+		CASE_EQ(ctx, routed, n * (n - 1), "every (router, target) routed");
+		CASE_EQ(ctx, hits, 0, "no up-phase choice takes a listed link");
+		wc_tree_set_free(&s);
+	}
+	wc_free(ct->h);
+	ct->h = h;
+	ct->len += 3 * fsz;
+	ct->has_down = true;
+	ct->down = 15;
+	case_spam_traffic_modes(ctx, ct, "spam 6x6 mesh, node 15 failed");
 	wc_free(edge);
 	wc_free(queue);
 	case_tables_free(ct);

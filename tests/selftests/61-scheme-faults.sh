@@ -27,6 +27,11 @@
 #    that meet the link before the re-push are absorbed and counted in
 #    the source's fault_drops.
 #
+# Then the same with a node: under spam a node the route transits fails;
+# wormcastd re-pushes a tree from which the node hangs as a leaf (its
+# other links listed), and again every datagram after it is read exactly
+# once, none counted.
+#
 # For the whole round, sent x members = copies read + fault_drops exactly,
 # no other drop counter moves, the non-member gets nothing, and "wormctl
 # monitor" prints the failure and the repair.  The script prints its time.
@@ -73,10 +78,10 @@ ready() {
 
 # send COUNT TAG [UDP-ARGS...]: COUNT datagrams "TAG i" from SRC to the group
 send() {
-	c=$1 tag=$2
+	c=$1 _tag=$2
 	shift 2
 	nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
-		--ifname "wcn$SRC" --count "$c" --tag "$tag" --size 300 "$@"
+		--ifname "wcn$SRC" --count "$c" --tag "$_tag" --size 300 "$@"
 }
 
 # got TAG: lines "TAG i" the members read, in all
@@ -115,6 +120,16 @@ used_link() {
 		 select(.busy > $a[0][0].links[$i].busy)] as $used |
 		($used | map(select(.peer as $p | $m | index($p)))) + $used |
 		.[0] // empty | "\(.node) \(.peer)"'
+}
+
+# used_node: a node the probe's worms crossed that is neither the source,
+# a member nor the non-member (its links' busy grew)
+used_node() {
+	jq -nr --slurpfile a "$WC_TMP/links0" --slurpfile b "$WC_TMP/links1" \
+		--argjson x "$(echo $SRC $MEMBERS $OTHERS | tr ' ' '\n' | jq -sc .)" '
+		[$b[0][0].links | to_entries[] | .key as $i | .value |
+		 select(.busy > $a[0][0].links[$i].busy) | .node, .peer |
+		 select(. as $n | $x | index($n) | not)] | .[0] // empty'
 }
 
 # fabric TOPO-ARGS...: fabric wc, its nodes in namespaces, receivers started
@@ -156,112 +171,135 @@ plans_gen() {
 	tables '[.[] | select(.kind == "plans")][0].gen // 0'
 }
 
-# repushed S GEN0 PGEN0: the table of scheme S lists one faulty link at a
-# generation after GEN0 (ocms/otms: the group's plan made again on it,
-# after PGEN0)
+# repushed S GEN0 PGEN0 NFAULTS: the table of scheme S lists NFAULTS
+# faulty links at a generation after GEN0 (ocms/otms: the group's plan
+# made again on it, after PGEN0)
 repushed() {
 	[ "$(tables "[.[] | select(.scheme == \"$1\")][0] | .nfaults, .gen > $2" |
-		tr '\n' ' ')" = '1 true ' ] && ready "$1" || return 1
+		tr '\n' ' ')" = "$4 true " ] && ready "$1" || return 1
 	case $1 in
 	ocms | otms) [ "$(plans_gen)" -gt "$3" ] ;;
 	esac
 }
 
-# round SCHEME: the scheme on fabric wc, a link it uses fails under traffic
+# degree N: links of node N of fabric wc
+degree() {
+	wormctl -j stats wc --links | jq "[.[0].links[] | select(.node == $1)] | length"
+}
+
+# round SCHEME [node]: the scheme on fabric wc, a link it uses (or a node
+# it transits) fails under traffic
 round() {
-	s=$1 t0=$(date +%s)
+	s=$1 kind=${2:-link} t0=$(date +%s)
+	tag=$s${2:+-$2}		# the datagrams' tag: distinct per round
+	r=$s${2:+ $2}		# the round's name in the results
 	if [ "$(wc_field wc .multicast)" != "\"$s\"" ]; then
-		check "$s: wormctl fabric set wc multicast $s" wormctl fabric set wc multicast "$s"
+		check "$r: wormctl fabric set wc multicast $s" wormctl fabric set wc multicast "$s"
 	fi
 	if wait_for 60 ready "$s"; then
-		ok "$s: wormcastd committed the table (generation $(scheme_gen "$s"))"
+		ok "$r: wormcastd committed the table (generation $(scheme_gen "$s"))"
 	else
-		not_ok "$s: wormcastd committed the table" "$(tables .)" "$(tail -n 5 "$WC_TMP/bg.log")"
+		not_ok "$r: wormcastd committed the table" "$(tables .)" "$(tail -n 5 "$WC_TMP/bg.log")"
 		return
 	fi
 	if grep -q "push: fabric wc scheme $s " "$WC_TMP/bg.log"; then
-		ok "$s: wormcastd logged the push"
+		ok "$r: wormcastd logged the push"
 	else
-		not_ok "$s: wormcastd logged the push" "$(tail -n 5 "$WC_TMP/bg.log")"
+		not_ok "$r: wormcastd logged the push" "$(tail -n 5 "$WC_TMP/bg.log")"
 	fi
 
 	gen0=$(scheme_gen "$s") fd0=$(wc_stat wc fault_drops) dr0=$(wc_drops wc)
 	pgen0=$(plans_gen)
 	wormctl -j stats wc --links >"$WC_TMP/links0"
 	rm -f "$WC_TMP/stop" "$WC_TMP/sent"
-	bg send "$N1" "$s-during" --interval 0.05 --until "$WC_TMP/stop" --sent "$WC_TMP/sent"
+	bg send "$N1" "$tag-during" --interval 0.05 --until "$WC_TMP/stop" --sent "$WC_TMP/sent"
 	sender=$bg_pid
 	# which links does the route use?  Those busy since links0.
-	wait_for 30 each_has "$s-during" 3
+	wait_for 30 each_has "$tag-during" 3
 	wormctl -j stats wc --links >"$WC_TMP/links1"
-	# shellcheck disable=SC2046
-	set -- $(used_link)
-	A=${1:-} B=${2:-}
+	if [ "$kind" = node ]; then
+		A=$(used_node)
+		# the table lists the node's links but the one it hangs by
+		fault="node $A" what="node $A" nf=$(($(degree "${A:-0}") - 1))
+		logged="faulty nodes 1 (1 leaves of the tree.*"
+	else
+		# shellcheck disable=SC2046
+		set -- $(used_link)
+		A=${1:-} B=${2:-}
+		fault="link $A $B" what="link $A-$B" nf=1 logged=""
+	fi
 	if [ -z "$A" ]; then
-		not_ok "$s: the route crossed a link" "$(cat "$WC_TMP/links1")"
+		not_ok "$r: the route crossed a $kind" "$(cat "$WC_TMP/links1")"
 		touch "$WC_TMP/stop"
 		wait "$sender"
 		return
 	fi
+	# shellcheck disable=SC2086
 	if kill -0 "$sender" 2>/dev/null; then
-		check "$s: link $A-$B (used by the route) fails under traffic" \
-			wormctl fault add wc link "$A" "$B"
+		check "$r: $what (used by the route) fails under traffic" \
+			wormctl fault add wc $fault
 	else
-		not_ok "$s: link $A-$B fails under traffic (the sender exited)"
-		wormctl fault add wc link "$A" "$B"
+		not_ok "$r: $what fails under traffic (the sender exited)"
+		wormctl fault add wc $fault
 	fi
-	# the trees or labels table lists exactly that link, at a new
+	# the trees or labels table lists the faulty links, at a new
 	# generation (ocms/otms: and the group's plan made again on it)
-	if wait_for 30 repushed "$s" "$gen0" "$pgen0"; then
-		ok "$s: wormcastd re-pushed the table with the faulty link ($gen0 -> $(scheme_gen "$s"))"
+	if wait_for 30 repushed "$s" "$gen0" "$pgen0" "$nf"; then
+		ok "$r: wormcastd re-pushed the table with $nf faulty links ($gen0 -> $(scheme_gen "$s"))"
 	else
-		not_ok "$s: wormcastd re-pushed the table with the faulty link" \
+		not_ok "$r: wormcastd re-pushed the table with $nf faulty links" \
 			"$(wormctl table show wc)" "$(tail -n 5 "$WC_TMP/bg.log")"
 	fi
-	l=$(grep -o "push: fabric wc scheme $s .*faulty links 1, fault event to commit [0-9]* ms" \
+	l=$(grep -o "push: fabric wc scheme $s .*faulty links [0-9]*, ${logged}fault event to commit [0-9]* ms" \
 		"$WC_TMP/bg.log" | tail -n 1)
 	if [ -n "$l" ]; then
-		ok "$s: wormcastd logged the re-push (${l##*, })"
+		ok "$r: wormcastd logged the re-push (${l##*, })"
 	else
-		not_ok "$s: wormcastd logged the re-push" "$(tail -n 5 "$WC_TMP/bg.log")"
+		not_ok "$r: wormcastd logged the re-push" "$(tail -n 5 "$WC_TMP/bg.log")"
 	fi
 	touch "$WC_TMP/stop"
 	wait "$sender"
-	is "$s: the source sent datagrams while the link failed" $? 0
+	is "$r: the source sent datagrams while the $kind failed" $? 0
 	n1=$(cat "$WC_TMP/sent" 2>/dev/null || echo 0)
 	if [ "$n1" -ge "$N1" ]; then
-		ok "$s: $n1 sent until the stop (at least $N1)"
+		ok "$r: $n1 sent until the stop (at least $N1)"
 	else
-		not_ok "$s: at least $N1 sent until the stop ($n1)"
+		not_ok "$r: at least $N1 sent until the stop ($n1)"
 	fi
-	wait_for 30 settled "$s-during" "$n1" "$fd0"
+	wait_for 30 settled "$tag-during" "$n1" "$fd0"
 	fd1=$(wc_stat wc fault_drops)
-	check "$s: send $N2 datagrams after the re-push" send "$N2" "$s-after"
-	wait_for 30 settled "$s-after" "$N2" "$fd1"
+	check "$r: send $N2 datagrams after the re-push" send "$N2" "$tag-after"
+	wait_for 30 settled "$tag-after" "$N2" "$fd1"
 
-	is "$s: no member read a datagram twice" "$(dups "$s-")" 0
-	is "$s: non-member $OTHERS read nothing" "$(grep -c "^$s-" "$WC_TMP/got4.$OTHERS")" 0
+	is "$r: no member read a datagram twice" "$(dups "$tag-")" 0
+	is "$r: non-member $OTHERS read nothing" "$(grep -c "^$tag-" "$WC_TMP/got4.$OTHERS")" 0
 	fd2=$(wc_stat wc fault_drops)
 	fd=$((fd2 - fd0)) fda=$((fd2 - fd1))
-	gd=$(got "$s-during") ga=$(got "$s-after")
-	is "$s: sent x members = read + fault_drops ($((n1 + N2)) x $nm = $((gd + ga)) + $fd)" \
+	gd=$(got "$tag-during") ga=$(got "$tag-after")
+	is "$r: sent x members = read + fault_drops ($((n1 + N2)) x $nm = $((gd + ga)) + $fd)" \
 		$((gd + ga + fd)) $(((n1 + N2) * nm))
-	is "$s: no other drop counter moved" "$(wc_drops wc)" "$dr0"
+	is "$r: no other drop counter moved" "$(wc_drops wc)" "$dr0"
 	for m in $MEMBERS; do
-		is "$s: member $m read each of the $N2 datagrams after the re-push once" \
-			"$(grep -c "^$s-after " "$WC_TMP/got4.$m")" "$N2"
+		is "$r: member $m read each of the $N2 datagrams after the re-push once" \
+			"$(grep -c "^$tag-after " "$WC_TMP/got4.$m")" "$N2"
 	done
-	is "$s: nothing counted after the re-push" $fda 0
-	check "$s: link $A-$B repaired" wormctl fault del wc link "$A" "$B"
+	is "$r: nothing counted after the re-push" $fda 0
+	# shellcheck disable=SC2086
+	check "$r: $what repaired" wormctl fault del wc $fault
 	for ev in add del; do
-		ev="fault $ev fabric $fid wc link"
-		if wait_for 10 grep -qx "$ev $A $B\|$ev $B $A" "$WC_TMP/mon"; then
-			ok "$s: monitor: $ev $A $B"
+		ev="fault $ev fabric $fid wc $kind"
+		if [ "$kind" = node ]; then
+			wait_for 10 grep -qx "$ev $A" "$WC_TMP/mon"
 		else
-			not_ok "$s: monitor: $ev $A $B" "$(tail -n 5 "$WC_TMP/mon")"
+			wait_for 10 grep -qx "$ev $A $B\|$ev $B $A" "$WC_TMP/mon"
+		fi
+		if [ $? = 0 ]; then
+			ok "$r: monitor: $ev ${what#* }"
+		else
+			not_ok "$r: monitor: $ev ${what#* }" "$(tail -n 5 "$WC_TMP/mon")"
 		fi
 	done
-	diag "$s: $(($(date +%s) - t0)) s ($fd copies counted during the round, $((gd + ga)) read)"
+	diag "$r: $(($(date +%s) - t0)) s ($fd copies counted during the round, $((gd + ga)) read)"
 }
 
 MEMBERS="6 9 15" OTHERS="3"
@@ -269,6 +307,7 @@ if fabric topology mesh dims 4x4 multicast spam; then
 	for s in $(echo "${WC_SF_MESH_SCHEMES:-spam,hamiltonian,multipath,ocms,otms}" | tr , ' '); do
 		round "$s"
 	done
+	round spam node
 	fabric_done
 fi
 if fabric topology torus dims 4x4 multicast rt; then

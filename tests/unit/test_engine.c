@@ -331,5 +331,6 @@ int main(void)
 	case_tree_reference(NULL);
 	case_tree_traffic(NULL);
 	case_tree_spam_faults(NULL);
+	case_tree_spam_node_fault(NULL);
 	return done_testing();
 }

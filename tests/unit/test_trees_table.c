@@ -598,16 +598,20 @@ static void test_set_faults(void)
 }
 
 /*
- * Check the spam table @tab of @t against the faulty links @f (@nf link
- * ids): a spanning tree rooted at the topology's centre whose links are
- * all alive when @connected (else exactly @crossed faulty ones), the
- * levels the kernel derives equal to BFS distances in the live graph (a
- * BFS tree: up/down orientation by level, as without faults), and the
- * listed faults exactly the faulty links off the tree.  The tree is read
+ * Check the spam table @tab of @t against the links to avoid @f (@nf link
+ * ids) and the faulty nodes @down (a flag per node, or NULL): a spanning
+ * tree rooted at @root with exactly @crossed links of @f (the joins of
+ * parts the live links leave apart, and the links the faulty nodes hang
+ * by), no faulty node with a child unless something was crossed, the
+ * levels the kernel derives equal to BFS distances in the live graph for
+ * every live node (a BFS tree: up/down orientation by level, as without
+ * faults) when nothing but faulty nodes' links was crossed, and the
+ * listed faults exactly the links of @f off the tree.  The tree is read
  * back from the table's bytes, not from the library's structures.
  */
 static bool check_spam_faults(const struct wc_topo *t, const void *tab,
-			      size_t len, const u32 *f, u32 nf, u32 crossed,
+			      size_t len, const u32 *f, u32 nf, u32 root,
+			      const u8 *down, u32 crossed, u32 leaves,
 			      const char *what)
 {
 	const struct wormcast_trees *h;
@@ -623,7 +627,7 @@ static bool check_spam_faults(const struct wc_topo *t, const void *tab,
 	if (!dist || !queue || !depth || !dead || !tree || !listed ||
 	    wc_trees_table_parse(tab, len, &h, &why) ||
 	    h->scheme != WORMCAST_MCAST_SPAM || h->ntrees != 1 || h->nnodes != n ||
-	    h->root[0] != wc_topo_center(t)) {
+	    h->root[0] != root) {
 		diag("%s: header (%s)", what, why ? why : "scheme, trees, root");
 		goto out;
 	}
@@ -648,9 +652,19 @@ static bool check_spam_faults(const struct wc_topo *t, const void *tab,
 	for (v = 0; v < n; v++)
 		depth[v] = s.depth[v];
 	wc_sptree_free(&s);
-	if (in_tree != crossed) {
-		diag("%s: %u faulty links in the tree, want %u", what, in_tree, crossed);
+	if (in_tree != crossed + leaves) {
+		diag("%s: %u faulty links in the tree, want %u", what, in_tree,
+		     crossed + leaves);
 		goto out;
+	}
+	for (v = 0; v < n && down && !crossed; v++) {
+		u32 c = h->parent_port[v] < t->nports ?
+			wc_topo_neighbor(t, v, h->parent_port[v]) : WC_NO_NODE;
+
+		if (v != h->root[0] && !down[v] && c != WC_NO_NODE && down[c]) {
+			diag("%s: live node %u's parent %u is faulty", what, v, c);
+			goto out;
+		}
 	}
 	for (i = 0; i < h->nfaults; i++) {
 		struct wormcast_trees_fault fl;
@@ -667,8 +681,8 @@ static bool check_spam_faults(const struct wc_topo *t, const void *tab,
 		listed[id] = 1;
 		nlisted++;
 	}
-	if (nlisted != nf - crossed) {
-		diag("%s: %u listed, want %u", what, nlisted, nf - crossed);
+	if (nlisted != nf - in_tree) {
+		diag("%s: %u listed, want %u", what, nlisted, nf - in_tree);
 		goto out;
 	}
 	if (!crossed) {
@@ -691,7 +705,7 @@ static bool check_spam_faults(const struct wc_topo *t, const void *tab,
 			}
 		}
 		for (v = 0; v < n; v++)
-			if (dist[v] != depth[v]) {
+			if ((!down || !down[v]) && dist[v] != depth[v]) {
 				diag("%s: node %u at level %u, live distance %u",
 				     what, v, depth[v], dist[v]);
 				goto out;
@@ -708,6 +722,18 @@ out:
 	return good;
 }
 
+/* The topologies of the random spam fault sets. */
+static const struct {
+	u32 kind, ndims, dims[3];
+	const char *name;
+} spam_topo[] = {
+	{ WC_TOPO_MESH, 2, { 4, 4 }, "mesh 4x4" },
+	{ WC_TOPO_MESH, 2, { 8, 6 }, "mesh 8x6" },
+	{ WC_TOPO_TORUS, 2, { 5, 5 }, "torus 5x5" },
+	{ WC_TOPO_TORUS, 3, { 3, 3, 4 }, "torus 3x3x4" },
+	{ WC_TOPO_HYPERCUBE, 1, { 5 }, "Q5" },
+};
+
 /*
  * wc_trees_table_spam_faults(): random sets of faulty links on meshes and
  * tori (each a live-connected case and, on the mesh, one that cuts a
@@ -716,32 +742,23 @@ out:
  */
 static void test_spam_faults(void)
 {
-	static const struct {
-		u32 kind, ndims, dims[3];
-		const char *name;
-	} topo[] = {
-		{ WC_TOPO_MESH, 2, { 4, 4 }, "mesh 4x4" },
-		{ WC_TOPO_MESH, 2, { 8, 6 }, "mesh 8x6" },
-		{ WC_TOPO_TORUS, 2, { 5, 5 }, "torus 5x5" },
-		{ WC_TOPO_TORUS, 3, { 3, 3, 4 }, "torus 3x3x4" },
-		{ WC_TOPO_HYPERCUBE, 1, { 5 }, "Q5" },
-	};
 	u64 st = 7;
 	u32 k, trial, nbad = 0, ntables = 0, nrefused = 0;
 
-	for (k = 0; k < ARRAY_SIZE(topo); k++) {
+	for (k = 0; k < ARRAY_SIZE(spam_topo); k++) {
 		struct wc_topo t;
 		void *tab = NULL, *plain = NULL;
 		size_t len, plen;
 		struct wc_spam_faults r;
 		const char *why = NULL;
 
-		wc_topo_init(&t, topo[k].kind, topo[k].ndims, topo[k].dims, NULL);
-		ok(!wc_trees_table_spam_faults(&t, NULL, 0, &tab, &len, &r, &why) &&
+		wc_topo_init(&t, spam_topo[k].kind, spam_topo[k].ndims, spam_topo[k].dims, NULL);
+		ok(!wc_trees_table_spam_faults(&t, NULL, 0, NULL, 0, &tab, &len,
+					       &r, &why) &&
 		   !wc_trees_table(WORMCAST_MCAST_SPAM, &t, NULL, &plain, &plen, &why) &&
 		   len == plen && !memcmp(tab, plain, len) && !r.listed && !r.crossed,
 		   "%s: no faulty link, the fault-free spam table byte for byte",
-		   topo[k].name);
+		   spam_topo[k].name);
 		free(tab);
 		free(plain);
 		for (trial = 0; trial < 40; trial++) {
@@ -760,20 +777,22 @@ static void test_spam_faults(void)
 				if (j == i)
 					f[i++] = id;
 			}
-			if (wc_trees_table_spam_faults(&t, f, nf, &tab, &len, &r, &why)) {
+			if (wc_trees_table_spam_faults(&t, f, nf, NULL, 0, &tab, &len,
+						       &r, &why)) {
 				nbad++;
-				diag("%s trial %u: %s", topo[k].name, trial, why ? why : "?");
+				diag("%s trial %u: %s", spam_topo[k].name, trial, why ? why : "?");
 				continue;
 			}
 			ntables++;
 			connected = !r.crossed;
-			nbad += !check_spam_faults(&t, tab, len, f, nf, r.crossed,
-						   topo[k].name);
+			nbad += !check_spam_faults(&t, tab, len, f, nf,
+						   wc_topo_center(&t), NULL,
+						   r.crossed, 0, spam_topo[k].name);
 			nbad += connected && r.listed != nf;
 			why = NULL;
 			if (wc_tree_set_build(&set, &t, tab, len, &why)) {
 				nrefused++;
-				diag("%s trial %u: the engine refused: %s", topo[k].name,
+				diag("%s trial %u: the engine refused: %s", spam_topo[k].name,
 				     trial, why ? why : "?");
 			} else {
 				wc_tree_set_free(&set);
@@ -781,7 +800,7 @@ static void test_spam_faults(void)
 			free(tab);
 		}
 	}
-	ok(!nbad && ntables == 40 * ARRAY_SIZE(topo),
+	ok(!nbad && ntables == 40 * ARRAY_SIZE(spam_topo),
 	   "%u random spam tables with 1 to 6 faulty links: every tree link alive (when the live graph is connected), spanning, levels = live BFS distances, the faulty links off the tree listed",
 	   ntables);
 	ok(!nrefused, "the engine accepts every one of them");
@@ -801,9 +820,11 @@ static void test_spam_faults(void)
 		f[0] = wc_link_id(&t, 0, wc_topo_port_to(&t, 0, 1));
 		f[1] = wc_link_id(&t, 0, wc_topo_port_to(&t, 0, 4));
 		f[2] = wc_link_id(&t, 9, wc_topo_port_to(&t, 9, 10));
-		err = wc_trees_table_spam_faults(&t, f, 3, &tab, &len, &r, &why);
+		err = wc_trees_table_spam_faults(&t, f, 3, NULL, 0, &tab, &len,
+						 &r, &why);
 		ok(!err && r.crossed == 1 && r.listed == 2 && !r.unlisted &&
-		   check_spam_faults(&t, tab, len, f, 3, 1, "corner"),
+		   check_spam_faults(&t, tab, len, f, 3, wc_topo_center(&t), NULL,
+				     1, 0, "corner"),
 		   "node 0 cut off: the tree keeps the first of its links (0-1), lists the other two (crossed %u, listed %u)",
 		   r.crossed, r.listed);
 		ok(!err && ((const struct wormcast_trees *)tab)->parent_port[0] ==
@@ -818,6 +839,178 @@ static void test_spam_faults(void)
 	}
 }
 
+/* Hops from @from to every node over the links not in @dead (U32_MAX: none). */
+static void live_dist(const struct wc_topo *t, const u8 *dead, u32 from,
+		      u32 *dist, u32 *queue)
+{
+	u32 head = 0, tail = 0, v, p;
+
+	for (v = 0; v < t->nnodes; v++)
+		dist[v] = U32_MAX;
+	dist[from] = 0;
+	queue[tail++] = from;
+	while (head < tail) {
+		v = queue[head++];
+		for (p = 0; p < t->nports; p++) {
+			u32 u = wc_topo_neighbor(t, v, p);
+
+			if (u == WC_NO_NODE || dead[wc_link_id(t, v, p)] ||
+			    dist[u] != U32_MAX)
+				continue;
+			dist[u] = dist[v] + 1;
+			queue[tail++] = u;
+		}
+	}
+}
+
+/*
+ * wc_trees_table_spam_faults() with faulty nodes: 1 to 3 random faulty
+ * nodes and 0 to 2 faulty links on meshes, tori and Q5 (spam_topo).  Each faulty
+ * node's links are avoided; when the live nodes stay connected over the
+ * live links, every faulty node hangs by one link with no live node
+ * below it (none crossed), the root is a live node nearest the centre,
+ * the live nodes' levels are their live BFS distances
+ * (check_spam_faults()), and the engine accepts the table.  Then the centre of a 5x5 mesh fails: the
+ * root moves to a live neighbour.
+ */
+static void test_spam_faulty_nodes(void)
+{
+	u64 st = 11;
+	u32 k, trial, nbad = 0, nconn = 0, ntables = 0;
+
+	for (k = 0; k < ARRAY_SIZE(spam_topo); k++) {
+		struct wc_topo t;
+		u32 *dist, *queue, *avoid;
+		u8 *dead, *down, *none;
+
+		wc_topo_init(&t, spam_topo[k].kind, spam_topo[k].ndims, spam_topo[k].dims, NULL);
+		dist = calloc(t.nnodes, sizeof(u32));
+		queue = calloc(t.nnodes, sizeof(u32));
+		avoid = calloc(wc_link_space(&t), sizeof(u32));
+		dead = calloc(wc_link_space(&t), 1);
+		down = calloc(t.nnodes, 1);
+		none = calloc(wc_link_space(&t), 1);
+		if (!dist || !queue || !avoid || !dead || !down || !none)
+			abort();
+		for (trial = 0; trial < 40; trial++) {
+			u32 nn = 1 + trial % 3, nl = trial % 3, nodes[3], links[2];
+			u32 i, v, p, na = 0, reached = 0, root, c = wc_topo_center(&t);
+			struct wc_spam_faults r;
+			struct wc_tree_set set;
+			const char *why = NULL;
+			void *tab = NULL;
+			size_t len;
+
+			memset(dead, 0, wc_link_space(&t));
+			memset(down, 0, t.nnodes);
+			for (i = 0; i < nn; i++) {
+				do
+					nodes[i] = tu_rand_mod(&st, t.nnodes);
+				while (down[nodes[i]]);
+				down[nodes[i]] = 1;
+			}
+			for (i = 0; i < nl; i++) {
+				u32 a, pa, b, pb;
+
+				do {
+					links[i] = tu_rand_mod(&st, wc_link_space(&t));
+					wc_link_ends(&t, links[i], &a, &pa, &b, &pb);
+				} while (b == WC_NO_NODE ||
+					 wc_link_id(&t, a, pa) != links[i] ||
+					 dead[links[i]]);
+				dead[links[i]] = 1;
+				avoid[na++] = links[i];
+			}
+			for (i = 0; i < nn; i++)
+				for (p = 0; p < t.nports; p++) {
+					u32 id;
+
+					if (wc_topo_neighbor(&t, nodes[i], p) == WC_NO_NODE)
+						continue;
+					id = wc_link_id(&t, nodes[i], p);
+					if (!dead[id]) {
+						dead[id] = 1;
+						avoid[na++] = id;
+					}
+				}
+			if (wc_trees_table_spam_faults(&t, links, nl, nodes, nn, &tab,
+						       &len, &r, &why)) {
+				nbad++;
+				diag("%s trial %u: %s", spam_topo[k].name, trial,
+				     why ? why : "?");
+				continue;
+			}
+			ntables++;
+			root = ((const struct wormcast_trees *)tab)->root[0];
+			/* the root: live, and no live node nearer the centre */
+			live_dist(&t, none, c, dist, queue);
+			for (v = 0; v < t.nnodes; v++)
+				if (!down[v] && dist[v] < dist[root]) {
+					diag("%s trial %u: root %u, live node %u nearer the centre",
+					     spam_topo[k].name, trial, root, v);
+					nbad++;
+					break;
+				}
+			nbad += down[root];
+			live_dist(&t, dead, root, dist, queue);
+			for (v = 0; v < t.nnodes; v++)
+				reached += !down[v] && dist[v] != U32_MAX;
+			if (reached == t.nnodes - nn) {
+				nconn++;
+				nbad += r.leaves != nn || r.crossed;
+				nbad += !check_spam_faults(&t, tab, len, avoid, na, root,
+							   down, 0, nn, spam_topo[k].name);
+			}
+			why = NULL;
+			if (wc_tree_set_build(&set, &t, tab, len, &why)) {
+				nbad++;
+				diag("%s trial %u: the engine refused: %s",
+				     spam_topo[k].name, trial, why ? why : "?");
+			} else {
+				wc_tree_set_free(&set);
+			}
+			free(tab);
+		}
+		free(dist);
+		free(queue);
+		free(avoid);
+		free(dead);
+		free(down);
+		free(none);
+	}
+	ok(!nbad && ntables == 40 * ARRAY_SIZE(spam_topo) && nconn > 100,
+	   "%u random spam tables with 1 to 3 faulty nodes and 0 to 2 faulty links (%u with the live nodes connected): the root a live node nearest the centre, no live node below a faulty one, live levels = live BFS distances, the avoided links off the tree listed; the engine accepts them all",
+	   ntables, nconn);
+
+	/* the centre fails: 5x5 mesh, node 12 */
+	{
+		u32 dims[2] = { 5, 5 }, node = 12, root;
+		struct wc_topo t;
+		struct wc_spam_faults r;
+		const char *why = NULL;
+		void *tab = NULL;
+		size_t len;
+		int err;
+
+		wc_topo_init(&t, WC_TOPO_MESH, 2, dims, NULL);
+		err = wc_trees_table_spam_faults(&t, NULL, 0, &node, 1, &tab, &len,
+						 &r, &why);
+		root = err ? WC_NO_NODE : ((const struct wormcast_trees *)tab)->root[0];
+		ok(!err && wc_topo_center(&t) == 12 && root != 12 &&
+		   wc_topo_port_to(&t, 12, root) != WC_NO_PORT &&
+		   r.leaves == 1 && r.listed == 3 && !r.crossed,
+		   "the centre (12) of a 5x5 mesh fails: the root is its neighbour %u, 12 a leaf, its other 3 links listed",
+		   root);
+		free(tab);
+		node = 25;
+		why = NULL;
+		err = wc_trees_table_spam_faults(&t, NULL, 0, &node, 1, &tab, &len,
+						 &r, &why);
+		ok(err == -EINVAL && why && strstr(why, "faulty node"),
+		   "a faulty node out of range refused (%s)", why ? why : "?");
+	}
+}
+
 int main(void)
 {
 	test_names();
@@ -829,5 +1022,6 @@ int main(void)
 	test_parse();
 	test_set_faults();
 	test_spam_faults();
+	test_spam_faulty_nodes();
 	return done_testing();
 }

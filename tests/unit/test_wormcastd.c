@@ -619,11 +619,12 @@ static uint32_t *ids(const uint32_t *v, uint32_t n)
 
 static void test_follows_faults(void)
 {
-	uint32_t s, follow = 0, links = 0;
+	uint32_t s, follow = 0, links = 0, nodes = 0;
 
 	for (s = 0; s <= WORMCAST_MCAST_MAX; s++) {
 		follow |= (uint32_t)wcd_follows_faults(s) << s;
 		links |= (uint32_t)wcd_carries_links(s) << s;
+		nodes |= (uint32_t)wcd_plans_nodes(s) << s;
 	}
 	ok(follow == (1u << WORMCAST_MCAST_SPAM | 1u << WORMCAST_MCAST_DSTM1 |
 		      1u << WORMCAST_MCAST_DSTM2 | 1u << WORMCAST_MCAST_RT |
@@ -634,6 +635,8 @@ static void test_follows_faults(void)
 		      1u << WORMCAST_MCAST_OTMS | 1u << WORMCAST_MCAST_FTMESH) &&
 	   links == (follow & ~(1u << WORMCAST_MCAST_FTMESH)),
 	   "tables that follow the faults: spam, dstm-1, dstm-2, rt, the label schemes (trees and labels carry the faulty links) and ftmesh; not unicast, multiphase, dcf, edn");
+	ok(nodes == (1u << WORMCAST_MCAST_SPAM | 1u << WORMCAST_MCAST_FTMESH),
+	   "tables planned around faulty nodes: spam and ftmesh");
 }
 
 static void test_faults(void)
@@ -687,10 +690,11 @@ static void test_faults(void)
 	wcd_faults_update(&f, &a, 4, &b, 2);
 	ok(f.seq == seq + 1 && f.links_seq == lseq && f.nnodes == 2 && f.nodes[0] == 2 &&
 	   !wcd_faults_stale(&f, WORMCAST_MCAST_RT, true, seq, lseq) &&
-	   !wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, seq, lseq) &&
 	   !wcd_faults_stale(&f, WORMCAST_MCAST_HAMILTONIAN, true, seq, lseq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, seq, lseq) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, f.seq, lseq) &&
 	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq, lseq),
-	   "a node fails: an ftmesh table is stale, a trees or labels table (links only) is not");
+	   "a node fails: ftmesh and spam tables are stale, a two-tree or labels table (links only) is not");
 	a = ids(l1, 0);
 	b = ids(n2, 0);
 	wcd_faults_update(&f, &a, 0, &b, 0);
