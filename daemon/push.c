@@ -115,7 +115,8 @@ bool wcd_follows_faults(uint32_t scheme)
 
 bool wcd_plans_nodes(uint32_t scheme)
 {
-	return scheme == WORMCAST_MCAST_SPAM || scheme == WORMCAST_MCAST_FTMESH;
+	return scheme == WORMCAST_MCAST_SPAM || scheme == WORMCAST_MCAST_FTMESH ||
+	       wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS;
 }
 
 bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,

@@ -97,9 +97,10 @@ bool wcd_carries_links(uint32_t scheme);
 
 /*
  * The schemes whose tables are planned around the faulty nodes too: spam
- * (a faulty node is a leaf of the tree) and ftmesh (fault blocks).  The
- * others' tables follow the links only; worms that reach a faulty node
- * are absorbed and counted.
+ * (a faulty node is a leaf of the tree), the label schemes (a failed node
+ * at an end of the Hamiltonian path) and ftmesh (fault blocks).  The
+ * two-tree schemes' tables follow the links only; worms that reach a
+ * faulty node are absorbed and counted.
  */
 bool wcd_plans_nodes(uint32_t scheme);
 

@@ -20,9 +20,10 @@
  *    again after FAULT_ADD or FAULT_DEL events (a burst of events read
  *    together gives one FAULT_GET and one table); a two-tree table
  *    (dstm-1, dstm-2, rt) carries the faulty links, a spam table a tree
- *    of the live links and the faulty links it avoids ("SPAM around
- *    faulty links"), a labels table a Hamiltonian path around them and
- *    the links ("Label schemes around faulty links"), and an ftmesh
+ *    of the live links, failed nodes as leaves, and the dead links it
+ *    avoids ("SPAM around faulty links and nodes"), a labels table a
+ *    Hamiltonian path around them, failed nodes at its ends, and the
+ *    links ("Label schemes around faulty links"), and an ftmesh
  *    table the fault information of a 2-D mesh (blocks, safety vectors,
  *    records: ftm_table.h) computed from the faulty nodes and links, so
  *    when they change the table is computed and pushed again (one log
@@ -572,7 +573,8 @@ struct sync_ctx {
 	const char *why;	/* compute's refusal */
 	const uint32_t *faults;	/* faulty links a trees or labels table carries */
 	uint32_t nfaults;
-	uint32_t crossed;	/* labels: hops of the path on a faulty link */
+	uint32_t crossed;	/* labels: hops of the path on a dead link */
+	uint32_t unlisted;	/* labels: dead links beyond the 256 listed */
 	struct fabric_mem *m;	/* its cached fault-free table, its faults */
 	struct wcd_ftm_opts ftm;	/* ftmesh: detour resolved (0/1) */
 	uint32_t ftm_blocks, ftm_recs;	/* ftmesh: what compute found */
@@ -840,8 +842,11 @@ static int op_compute(void *ctx, const struct wcd_fabric_view *v,
 		return wc_bcast_table_build(&t, scheme, table, len, &sc->why);
 	if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS) {
 		err = wc_labels_table_build_faults(&t, scheme, sc->faults,
-						   sc->nfaults, table, len,
-						   &sc->crossed);
+						   sc->nfaults,
+						   sc->m ? sc->m->faults.nodes : NULL,
+						   sc->m ? sc->m->faults.nnodes : 0,
+						   table, len, &sc->crossed,
+						   &sc->unlisted);
 		if (err)
 			sc->why = "the topology has no Hamiltonian labeling for this scheme";
 		return err;
@@ -1209,10 +1214,20 @@ static void faults_log(const struct fabric_mem *m, const struct sync_ctx *sc,
 			 m->faults.nlinks,
 			 sc->crossed ? " (the Hamiltonian path could not avoid them all: worms that meet one are absorbed and counted)" : "");
 	at = strlen(extra);
+	if (sc->unlisted)
+		snprintf(extra + at, size - at,
+			 " (%u dead links beyond the %u listed: a worm that meets one is absorbed and counted)",
+			 sc->unlisted, WORMCAST_TREES_MAX_FAULTS);
+	at = strlen(extra);
 	if (scheme == WORMCAST_MCAST_SPAM && m->faults.nnodes)
 		snprintf(extra + at, size - at,
 			 ", faulty nodes %u (%u leaves of the tree, worms to them absorbed and counted)",
 			 m->faults.nnodes, sc->spam.leaves);
+	else if (wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS &&
+		 m->faults.nnodes)
+		snprintf(extra + at, size - at,
+			 ", faulty nodes %u (put at the ends of the path where it can be: never transited, worms to them absorbed and counted)",
+			 m->faults.nnodes);
 	else if (scheme != WORMCAST_MCAST_FTMESH && m->faults.nnodes)
 		snprintf(extra + at, size - at,
 			 ", faulty nodes %u (not planned around: worms that reach one are absorbed and counted)",

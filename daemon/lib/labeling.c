@@ -396,45 +396,429 @@ static u32 crossings(const struct wc_topo *t, const u8 *dead, const u32 *order)
 	return n;
 }
 
-int wc_labeling_init_faults(struct wc_labeling *lb, const struct wc_topo *t,
-			    const u32 *links, u32 nlinks, u32 *crossed)
+/*
+ * What a candidate path @order costs: its hops over dead links, but the
+ * first or the last when its end node is @down.  A failed node at an end
+ * of the path is never transited (routing R moves monotonically towards
+ * the destination's label, so only worms to that node reach it), and the
+ * hop to it may take any of its links.
+ */
+static u32 path_cost(const struct wc_topo *t, const u8 *dead, const u8 *down,
+		     const u32 *order)
 {
-	u32 *cand = NULL, best = U32_MAX, i, k, l, a, pa, b, pb, nc;
+	u32 c = crossings(t, dead, order), n = t->nnodes;
+
+	if (n < 2)
+		return c;
+	if (down[order[0]] && !live_link(t, dead, order[0], order[1]))
+		c--;
+	if (down[order[n - 1]] && !live_link(t, dead, order[n - 2], order[n - 1]))
+		c--;
+	return c;
+}
+
+/* Can a path at depth @l (0: @v is the start) go on from @v to @u? */
+static bool path_step(const struct wc_topo *t, const u8 *dead, const u8 *down,
+		      const u8 *seen, u32 l, u32 v, u32 p, u32 u)
+{
+	if (u == WC_NO_NODE || seen[u])
+		return false;
+	if (down[u])		/* a failed node only as the last one */
+		return l + 2 == t->nnodes;
+	return !l || !dead[(size_t)v * t->nports + p];
+}
+
+/* Onward steps from @u at depth @l, for Warnsdorff's rule. */
+static u32 onward(const struct wc_topo *t, const u8 *dead, const u8 *down,
+		  const u8 *seen, u32 l, u32 u)
+{
+	u32 p, n = 0;
+
+	for (p = 0; p < t->nports; p++)
+		n += path_step(t, dead, down, seen, l, u, p,
+			       wc_topo_neighbor(t, u, p));
+	return n;
+}
+
+#define PATH_SEARCH_PORTS	8	/* up to 3-D grids and Q8 */
+
+/*
+ * A Hamiltonian path of @t (at most PATH_SEARCH_PORTS ports) from @start
+ * into @order, on live links only but for the hops from @start and to a
+ * failed node (@down) as the last node: depth first, the neighbour with
+ * the fewest onward steps first (Warnsdorff's rule, which on grids rarely
+ * backtracks), at most @budget steps.  0, -ENOENT (none found, or too
+ * many ports), -ENOMEM.
+ */
+static int search_path(const struct wc_topo *t, const u8 *dead, const u8 *down,
+		       u32 start, u32 budget, u32 *order)
+{
+	u32 n = t->nnodes, l = 0, p;
+	u32 (*next)[PATH_SEARCH_PORTS];
+	u8 *nnext, *tried, *seen;
+	int err = -ENOMEM;
+
+	if (t->nports > PATH_SEARCH_PORTS)
+		return -ENOENT;
+	next = wc_calloc(n, sizeof(*next));
+	nnext = wc_zalloc(n);
+	tried = wc_zalloc(n);
+	seen = wc_zalloc(n);
+	if (!next || !nnext || !tried || !seen)
+		goto out;
+	err = -ENOENT;
+	order[0] = start;
+	seen[start] = 1;
+	for (;;) {
+		u32 v = order[l];
+
+		if (l + 1 == n) {
+			err = 0;
+			break;
+		}
+		if (!tried[l]) {	/* first visit of depth l: rank the steps */
+			nnext[l] = 0;
+			for (p = 0; p < t->nports; p++) {
+				u32 u = wc_topo_neighbor(t, v, p), k, w;
+
+				if (!path_step(t, dead, down, seen, l, v, p, u))
+					continue;
+				w = onward(t, dead, down, seen, l + 1, u);
+				for (k = nnext[l]; k > 0 &&
+				     onward(t, dead, down, seen, l + 1,
+					    next[l][k - 1]) > w; k--)
+					next[l][k] = next[l][k - 1];
+				next[l][k] = u;
+				nnext[l]++;
+			}
+		}
+		if (!budget--)
+			break;
+		if (tried[l] < nnext[l]) {
+			order[l + 1] = next[l][tried[l]++];
+			seen[order[l + 1]] = 1;
+			l++;
+			tried[l] = 0;
+			continue;
+		}
+		/* no step left here: back up */
+		if (!l)
+			break;
+		seen[v] = 0;
+		l--;
+	}
+out:
+	wc_free(next);
+	wc_free(nnext);
+	wc_free(tried);
+	wc_free(seen);
+	return err;
+}
+
+/* A rectangle of a 2-D grid, lines lo..hi in each dimension. */
+struct grid_rect {
+	u32 lo[2], hi[2];
+};
+
+static u32 grid_at(const struct wc_topo *t, u32 x, u32 y)
+{
+	u32 c[WC_MAX_COORDS] = { x, y };
+
+	return wc_topo_node(t, c);
+}
+
+/*
+ * The core's lines in a dimension of @len lines: [lo, hi] around line @at,
+ * all @len if len <= 3, else 2 or 3 as len's parity, with an even number
+ * of lines before it and after it (strips of two).
+ */
+static void core_lines(u32 len, u32 at, u32 *lo, u32 *hi)
+{
+	u32 n = len <= 3 ? len : 2 + (len & 1), l;
+
+	for (l = at >= n - 1 ? at - (n - 1) : 0; l <= at; l++)
+		if (l + n <= len && !(l & 1)) {
+			*lo = l;
+			*hi = l + n - 1;
+			return;
+		}
+	*lo = 0;		/* len <= 3 */
+	*hi = len - 1;
+}
+
+/* Exhaustive search of a path from @v over the cells of @r (<= 9). */
+static bool core_path(const struct wc_topo *t, const struct grid_rect *r,
+		      u8 *seen, u32 *succ, u32 v, u32 left)
+{
+	u32 c[WC_MAX_COORDS], d;
+
+	if (!left)
+		return true;
+	wc_topo_coords(t, v, c);
+	for (d = 0; d < 4; d++) {
+		u32 x = c[0] + (d == 0) - (d == 1), y = c[1] + (d == 2) - (d == 3);
+		u32 u;
+
+		if (x < r->lo[0] || x > r->hi[0] || y < r->lo[1] || y > r->hi[1])
+			continue;	/* (0 - 1 wraps above hi) */
+		u = grid_at(t, x, y);
+		if (seen[u])
+			continue;
+		seen[u] = 1;
+		succ[v] = u;
+		if (core_path(t, r, seen, succ, u, left - 1))
+			return true;
+		seen[u] = 0;
+	}
+	succ[v] = WC_NO_NODE;
+	return false;
+}
+
+/*
+ * Add the strip on side (@axis, @up) of @r to the path in @succ, if the
+ * path takes an edge along that side.
+ */
+static bool add_strip(const struct wc_topo *t, struct grid_rect *r, u32 axis,
+		      bool up, u32 *succ)
+{
+	u32 o = !axis, side = up ? r->hi[axis] : r->lo[axis];
+	u32 near = up ? side + 1 : side - 1, far = up ? side + 2 : side - 2;
+	u32 i, c[2], k;
+
+	for (i = r->lo[o]; i < r->hi[o]; i++) {
+		u32 pa[2], pb[2], a, b, from, to, walk[2], step;
+
+		pa[axis] = side;
+		pa[o] = i;
+		pb[axis] = side;
+		pb[o] = i + 1;
+		a = grid_at(t, pa[0], pa[1]);
+		b = grid_at(t, pb[0], pb[1]);
+		if (succ[a] == b) {
+			from = i;	/* walk away from b: towards lo */
+			to = i + 1;
+		} else if (succ[b] == a) {
+			from = i + 1;	/* a is b's successor: swap */
+			to = i;
+			k = a;
+			a = b;
+			b = k;
+		} else {
+			continue;
+		}
+		/* a (at from) -> near line from `from` to the end away from `to`,
+		 * far line across, near line back to `to` -> b */
+		walk[0] = from < to ? r->lo[o] : r->hi[o];
+		walk[1] = from < to ? r->hi[o] : r->lo[o];
+		step = from < to ? U32_MAX : 1;	/* towards walk[0] */
+		k = a;
+		c[axis] = near;
+		for (c[o] = from;; c[o] += step) {
+			succ[k] = grid_at(t, c[0], c[1]);
+			k = succ[k];
+			if (c[o] == walk[0])
+				break;
+		}
+		c[axis] = far;
+		for (c[o] = walk[0];; c[o] -= step) {
+			succ[k] = grid_at(t, c[0], c[1]);
+			k = succ[k];
+			if (c[o] == walk[1])
+				break;
+		}
+		c[axis] = near;
+		for (c[o] = walk[1];; c[o] += step) {
+			succ[k] = grid_at(t, c[0], c[1]);
+			k = succ[k];
+			if (c[o] == to)
+				break;
+		}
+		succ[k] = b;
+		if (up)
+			r->hi[axis] += 2;
+		else
+			r->lo[axis] -= 2;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * A Hamiltonian path of the 2-D mesh inside @t (a mesh or a torus) from
+ * @start, by construction: a core of at most 3x3 around @start, whose path
+ * an exhaustive search finds, and then strips of two rows or two columns
+ * added around it up to the whole grid.  A strip beside the rectangle
+ * covered so far goes into the path at an edge the path takes along the
+ * rectangle's side: a -> b becomes a, over the strip's near line away
+ * from b, back over its far line, then the near line up to b's side, b.
+ * Every strip keeps both colours balanced, so the core has a path from
+ * @start exactly when the grid has (colours, ends_colour_ok()).  The
+ * path is built as a successor per node and written into @order.  0,
+ * -ENOENT (none: @start's colour; or a strip with no edge to go in at,
+ * never seen), -ENOMEM.
+ */
+static int grid_path(const struct wc_topo *t, u32 start, u32 *order)
+{
+	u32 n = t->nnodes, c[WC_MAX_COORDS], d, l, v, added;
+	struct grid_rect r;
+	u32 *succ = wc_calloc(n, sizeof(u32));
+	u8 *seen = wc_zalloc(n);
+	int err = -ENOMEM;
+
+	if (!succ || !seen)
+		goto out;
+	for (v = 0; v < n; v++)
+		succ[v] = WC_NO_NODE;
+	wc_topo_coords(t, start, c);
+	for (d = 0; d < 2; d++)
+		core_lines(t->dims[d], c[d], &r.lo[d], &r.hi[d]);
+	seen[start] = 1;
+	err = -ENOENT;
+	if (!core_path(t, &r, seen, succ, start,
+		       (r.hi[0] - r.lo[0] + 1) * (r.hi[1] - r.lo[1] + 1) - 1))
+		goto out;
+	do {
+		added = 0;
+		for (d = 0; d < 4; d++) {
+			u32 axis = d >> 1;
+			bool up = d & 1;
+
+			if (up ? r.hi[axis] + 2 < t->dims[axis] : r.lo[axis] >= 2)
+				added += add_strip(t, &r, axis, up, succ);
+		}
+	} while (added);
+	if (r.lo[0] || r.lo[1] || r.hi[0] + 1 != t->dims[0] ||
+	    r.hi[1] + 1 != t->dims[1])
+		goto out;	/* a strip found no edge to go in at */
+	for (v = start, l = 0; l < n && v != WC_NO_NODE; l++, v = succ[v])
+		order[l] = v;
+	err = l == n ? 0 : -ENOENT;
+out:
+	wc_free(succ);
+	wc_free(seen);
+	return err;
+}
+
+/*
+ * S_n: the candidate (star_candidate()) whose path starts (@at_end false)
+ * or ends at node @f: the symbol permutation that maps that end of @base
+ * to @f.
+ */
+static void star_candidate_at(const struct wc_topo *t, const u32 *base, u32 f,
+			      bool at_end, u32 *order)
+{
+	u32 n = t->dims[0], i;
+	u8 p[WC_MAX_STAR_N], q[WC_MAX_STAR_N], sigma[WC_MAX_STAR_N];
+
+	wc_star_unrank(n, base[at_end ? t->nnodes - 1 : 0], p);
+	wc_star_unrank(n, f, q);
+	for (i = 0; i < n; i++)
+		sigma[p[i] - 1] = q[i];
+	star_candidate(t, base, wc_star_rank(n, sigma), order);
+}
+
+/*
+ * Can a Hamiltonian path of mesh @t start at failed node @nodes[0] (and
+ * end at @nodes[1] if @nnodes is 2)?  A mesh is bipartite by the parity of
+ * the coordinate sum, and a path alternates: with an even node count its
+ * ends differ in colour, with an odd one both have the corners' colour.
+ * Other topologies: not known here, the search decides.
+ */
+static bool ends_colour_ok(const struct wc_topo *t, const u32 *nodes,
+			   u32 nnodes)
+{
+	u32 col[2], i, d, c[WC_MAX_COORDS];
+
+	if (t->kind != WC_TOPO_MESH)
+		return true;
+	for (i = 0; i < nnodes; i++) {
+		wc_topo_coords(t, nodes[i], c);
+		for (col[i] = 0, d = 0; d < t->ndims; d++)
+			col[i] += c[d];
+		col[i] &= 1;
+		if (t->nnodes & 1 && col[i])
+			return false;
+	}
+	return nnodes < 2 || t->nnodes & 1 || col[0] != col[1];
+}
+
+/* Mark both ends of link (@a, port @pa) in @dead. */
+static void mark_dead(const struct wc_topo *t, u8 *dead, u32 a, u32 pa)
+{
+	u32 b = wc_topo_neighbor(t, a, pa);
+
+	dead[(size_t)a * t->nports + pa] = 1;
+	dead[(size_t)b * t->nports + wc_topo_reverse_port(t, a, pa)] = 1;
+}
+
+int wc_labeling_init_faults(struct wc_labeling *lb, const struct wc_topo *t,
+			    const u32 *links, u32 nlinks, const u32 *nodes,
+			    u32 nnodes, u32 *crossed)
+{
+	u32 *cand = NULL, *base = NULL, best = U32_MAX, i, k, l, a, pa, b, pb;
+	u32 nc, c;
+	u8 *down = NULL;
 	int err;
 
 	*crossed = 0;
 	err = wc_labeling_init(lb, t);
-	if (err || !nlinks)
+	if (err || (!nlinks && !nnodes))
 		return err;
 	err = -ENOMEM;
 	lb->dead = wc_zalloc((size_t)t->nnodes * t->nports);
+	down = wc_zalloc(t->nnodes);
 	cand = wc_calloc(t->nnodes, sizeof(u32));
-	if (!lb->dead || !cand)
+	base = wc_calloc(t->nnodes, sizeof(u32));
+	if (!lb->dead || !down || !cand || !base)
 		goto fail;
+	memcpy(base, lb->node, t->nnodes * sizeof(u32));
 	for (i = 0; i < nlinks; i++) {
 		err = -EINVAL;
 		if (!wc_link_real(t, links[i]))
 			goto fail;
 		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
-		lb->dead[(size_t)a * t->nports + pa] = 1;
-		lb->dead[(size_t)b * t->nports + pb] = 1;
+		mark_dead(t, lb->dead, a, pa);
 	}
-	if (t->kind == WC_TOPO_STAR) {
-		err = star_pick(t, lb->node, links, nlinks, cand, &best);
-		if (err)
+	for (i = 0; i < nnodes; i++) {
+		err = -EINVAL;
+		if (nodes[i] >= t->nnodes)
 			goto fail;
-		for (l = 0; l < t->nnodes; l++)
-			lb->label[cand[l]] = l;
+		down[nodes[i]] = 1;
+		for (pa = 0; pa < t->nports; pa++)
+			if (wc_topo_neighbor(t, nodes[i], pa) != WC_NO_NODE)
+				mark_dead(t, lb->dead, nodes[i], pa);
 	}
-	nc = t->kind == WC_TOPO_STAR ? 0 : ncandidates(t);
+	/* candidate k: label -> node into cand, its cost c; keep the best */
+	nc = t->kind == WC_TOPO_STAR ? 3 : ncandidates(t) + (nnodes == 1 || nnodes == 2);
 	for (k = 0; k < nc && best; k++) {
-		u32 c;
-
-		if (nc == 8)
+		if (t->kind == WC_TOPO_STAR && !k) {
+			err = star_pick(t, base, links, nlinks, cand, &c);
+			if (err)
+				goto fail;
+		} else if (t->kind == WC_TOPO_STAR) {
+			if (!nnodes)
+				break;
+			star_candidate_at(t, base, nodes[0], k == 2, cand);
+		} else if (k == ncandidates(t)) {
+			/* from a failed node (to the other, if two) */
+			if (!ends_colour_ok(t, nodes, nnodes))
+				continue;
+			err = -ENOENT;
+			if (nnodes == 1 && ncandidates(t) == 8)
+				err = grid_path(t, nodes[0], cand);
+			if (err == -ENOENT)
+				err = search_path(t, lb->dead, down, nodes[0],
+						  64 * t->nnodes + 100000, cand);
+			if (err == -ENOMEM)
+				goto fail;
+			if (err)
+				continue;
+		} else if (ncandidates(t) == 8) {
 			grid_candidate(t, k, cand);
-		else
-			memcpy(cand, lb->node, t->nnodes * sizeof(u32));
-		c = crossings(t, lb->dead, cand);
+		} else {
+			memcpy(cand, base, t->nnodes * sizeof(u32));
+		}
+		c = path_cost(t, lb->dead, down, cand);
 		if (c >= best)
 			continue;
 		best = c;
@@ -443,7 +827,7 @@ int wc_labeling_init_faults(struct wc_labeling *lb, const struct wc_topo *t,
 	}
 	for (l = 0; l < t->nnodes; l++)
 		lb->node[lb->label[l]] = l;
-	/* The faulty links the path uses stay present. */
+	/* The dead links the path uses stay present. */
 	for (l = 1; l < t->nnodes; l++) {
 		a = lb->node[l - 1];
 		b = lb->node[l];
@@ -458,11 +842,14 @@ int wc_labeling_init_faults(struct wc_labeling *lb, const struct wc_topo *t,
 		}
 	}
 	*crossed = best;
-	wc_free(cand);
-	return 0;
+	err = 0;
+	goto out;
 fail:
-	wc_free(cand);
 	wc_labeling_free(lb);
+out:
+	wc_free(cand);
+	wc_free(base);
+	wc_free(down);
 	return err;
 }
 

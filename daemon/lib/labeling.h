@@ -49,18 +49,25 @@ void wc_labeling_free(struct wc_labeling *lb);
 
 /*
  * Build a Hamiltonian labeling of @t whose path avoids the @nlinks faulty
- * links @links (link ids, wc_link_id(), no link twice): the first
+ * links @links (link ids, wc_link_id(), no link twice) and the links of
+ * the @nnodes failed nodes @nodes (node ids, no node twice): the first
  * candidate (the canonical labeling first, see above) that uses none of
- * them, else the first that uses the fewest.  The faulty links the path
- * does not use are absent from the routers (lb->dead,
- * wc_labeling_router()); *@crossed gets how many hops of the path use one
- * (0: all avoided; those links stay present, and a worm that meets one
- * while it is down is absorbed and counted).
- * Returns 0, -EINVAL (a bad topology, or a link id that is no link of
- * @t), -ENOMEM.
+ * them, else the first that uses the fewest.  A failed node at an end of
+ * the path costs nothing (routing R never transits an end), so with one
+ * or two failed nodes a further candidate is a path that starts at the
+ * first (and ends at the second): on S_n the canonical path moved by a
+ * symbol permutation to start or end at it, elsewhere a bounded
+ * depth-first search (Warnsdorff's rule; not on hypercubes
+ * above Q8).  The dead links the path does not use are absent from the
+ * routers (lb->dead, wc_labeling_router()); *@crossed gets how many hops
+ * of the path use one (0: all avoided; those links stay present, and a
+ * worm that meets one while it is down is absorbed and counted).
+ * Returns 0, -EINVAL (a bad topology, or a link or node id not of @t),
+ * -ENOMEM.
  */
 int wc_labeling_init_faults(struct wc_labeling *lb, const struct wc_topo *t,
-			    const u32 *links, u32 nlinks, u32 *crossed);
+			    const u32 *links, u32 nlinks, const u32 *nodes,
+			    u32 nnodes, u32 *crossed);
 
 /* Is port @port of @node a faulty link absent from @lb's routers? */
 static inline bool wc_labeling_dead(const struct wc_labeling *lb, u32 node,

@@ -9,28 +9,28 @@
 #include "sptree.h"
 
 int wc_labels_table_build_faults(const struct wc_topo *t, u32 scheme,
-				 const u32 *links, u32 nlinks, void **bytes,
-				 size_t *len, u32 *crossed)
+				 const u32 *links, u32 nlinks,
+				 const u32 *nodes, u32 nnodes, void **bytes,
+				 size_t *len, u32 *crossed, u32 *unlisted)
 {
 	struct wormcast_trees_fault *f;
 	struct wormcast_labels *h;
 	struct wc_labeling lb;
-	u32 v, i, nf = 0, a, pa, b, pb;
+	u32 v, p, nf = 0, a, pa, b, pb;
 	int err;
 
 	*bytes = NULL;
 	*len = 0;
 	*crossed = 0;
+	*unlisted = 0;
 	if (!wc_label_scheme(scheme) || nlinks > WORMCAST_TREES_MAX_FAULTS)
 		return -EINVAL;
-	err = wc_labeling_init_faults(&lb, t, links, nlinks, crossed);
+	err = wc_labeling_init_faults(&lb, t, links, nlinks, nodes, nnodes,
+				      crossed);
 	if (err)
 		return err;
-	for (i = 0; i < nlinks; i++) {
-		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
-		nf += wc_labeling_dead(&lb, a, pa);
-	}
-	h = calloc(1, wc_labels_table_size(t->nnodes, nf));
+	h = calloc(1, wc_labels_table_size(t->nnodes,
+					   WORMCAST_TREES_MAX_FAULTS));
 	if (!h) {
 		wc_labeling_free(&lb);
 		return -ENOMEM;
@@ -40,9 +40,18 @@ int wc_labels_table_build_faults(const struct wc_topo *t, u32 scheme,
 	for (v = 0; v < t->nnodes; v++)
 		h->label[v] = lb.label[v];
 	f = (struct wormcast_trees_fault *)(h->label + t->nnodes);
-	for (i = 0, nf = 0; i < nlinks; i++) {
-		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
-		if (wc_labeling_dead(&lb, a, pa)) {
+	for (v = 0; v < t->nnodes; v++) {
+		for (p = 0; p < t->nports; p++) {
+			if (wc_topo_neighbor(t, v, p) == WC_NO_NODE ||
+			    !wc_labeling_dead(&lb, v, p))
+				continue;
+			wc_link_ends(t, wc_link_id(t, v, p), &a, &pa, &b, &pb);
+			if (a != v || pa != p)
+				continue;	/* listed from its canonical end */
+			if (nf == WORMCAST_TREES_MAX_FAULTS) {
+				(*unlisted)++;
+				continue;
+			}
 			f[nf].node = a;
 			f[nf++].port = pa;
 		}
@@ -57,10 +66,10 @@ int wc_labels_table_build_faults(const struct wc_topo *t, u32 scheme,
 int wc_labels_table_build(const struct wc_topo *t, u32 scheme, void **bytes,
 			  size_t *len)
 {
-	u32 crossed;
+	u32 crossed, unlisted;
 
-	return wc_labels_table_build_faults(t, scheme, NULL, 0, bytes, len,
-					    &crossed);
+	return wc_labels_table_build_faults(t, scheme, NULL, 0, NULL, 0, bytes,
+					    len, &crossed, &unlisted);
 }
 
 int wc_labeling_from_table(struct wc_labeling *lb, const struct wc_topo *t,

@@ -32,15 +32,20 @@ int wc_labels_table_build(const struct wc_topo *t, u32 scheme, void **bytes,
 
 /*
  * The same around the @nlinks faulty links @links (link ids, wc_link_id(),
- * at most WORMCAST_TREES_MAX_FAULTS): the labeling of
- * wc_labeling_init_faults(), and the faulty links its path avoids, each by
- * its canonical end (wc_link_ends()), in the order of @links (no link
- * twice).  *@crossed gets how many hops of the path use a faulty link
- * (those links are left out of the table).
+ * at most WORMCAST_TREES_MAX_FAULTS) and the @nnodes failed nodes @nodes:
+ * the labeling of wc_labeling_init_faults(), and the dead links its path
+ * avoids (the faulty ones and the failed nodes' links), each once by its
+ * canonical end (wc_link_ends()), by node and port; the first
+ * WORMCAST_TREES_MAX_FAULTS of them (*@unlisted gets how many more: the
+ * routers take those as alive, and a worm that meets one is absorbed and
+ * counted).  *@crossed gets how many hops of the path use a dead link
+ * (those links are left out of the table), a failed node at an end
+ * excepted.
  */
 int wc_labels_table_build_faults(const struct wc_topo *t, u32 scheme,
-				 const u32 *links, u32 nlinks, void **bytes,
-				 size_t *len, u32 *crossed);
+				 const u32 *links, u32 nlinks,
+				 const u32 *nodes, u32 nnodes, void **bytes,
+				 size_t *len, u32 *crossed, u32 *unlisted);
 
 /*
  * The labeling a labels table gives the routers, as the kernel builds it

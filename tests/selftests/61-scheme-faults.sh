@@ -27,10 +27,10 @@
 #    that meet the link before the re-push are absorbed and counted in
 #    the source's fault_drops.
 #
-# Then the same with a node: under spam a node the route transits fails;
-# wormcastd re-pushes a tree from which the node hangs as a leaf (its
-# other links listed), and again every datagram after it is read exactly
-# once, none counted.
+# Then the same with a node, under spam and hamiltonian: a node the route
+# transits fails; wormcastd re-pushes a tree from which the node hangs as a
+# leaf, or labels whose path ends at the node (its other links listed),
+# and again every datagram after it is read exactly once, none counted.
 #
 # For the whole round, sent x members = copies read + fault_drops exactly,
 # no other drop counter moves, the non-member gets nothing, and "wormctl
@@ -221,7 +221,10 @@ round() {
 		A=$(used_node)
 		# the table lists the node's links but the one it hangs by
 		fault="node $A" what="node $A" nf=$(($(degree "${A:-0}") - 1))
-		logged="faulty nodes 1 (1 leaves of the tree.*"
+		case $s in
+		spam) logged="faulty nodes 1 (1 leaves of the tree.*" ;;
+		*) logged="faulty nodes 1 (put at the ends of the path.*" ;;
+		esac
 	else
 		# shellcheck disable=SC2046
 		set -- $(used_link)
@@ -308,6 +311,7 @@ if fabric topology mesh dims 4x4 multicast spam; then
 		round "$s"
 	done
 	round spam node
+	round hamiltonian node
 	fabric_done
 fi
 if fabric topology torus dims 4x4 multicast rt; then

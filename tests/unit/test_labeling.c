@@ -304,7 +304,7 @@ static u32 single_faults(const char *name, const struct wc_topo *t, u32 *none,
 			 bool route)
 {
 	u32 link, nlinks = 0, bad_path = 0, bad_router = 0, bad_table = 0;
-	u32 bad_route = 0, a, pa, b, pb, l, crossed;
+	u32 bad_route = 0, a, pa, b, pb, l, crossed, unlisted;
 
 	*none = 0;
 	for (link = 0; link < wc_link_space(t); link++) {
@@ -318,7 +318,7 @@ static u32 single_faults(const char *name, const struct wc_topo *t, u32 *none,
 		if (b == WC_NO_NODE || wc_link_id(t, a, pa) != link)
 			continue;
 		nlinks++;
-		if (wc_labeling_init_faults(&lb, t, &link, 1, &crossed)) {
+		if (wc_labeling_init_faults(&lb, t, &link, 1, NULL, 0, &crossed)) {
 			bad_path++;
 			continue;
 		}
@@ -341,8 +341,8 @@ static u32 single_faults(const char *name, const struct wc_topo *t, u32 *none,
 			bad_route++;
 		wc_labeling_free(&lb);
 		if (wc_labels_table_build_faults(t, WORMCAST_MCAST_DUAL_PATH,
-						 &link, 1, &tab, &len,
-						 &crossed) ||
+						 &link, 1, NULL, 0, &tab, &len,
+						 &crossed, &unlisted) ||
 		    crossed ||
 		    ((struct wormcast_labels *)tab)->nfaults != 1 ||
 		    wc_label_set_build(&s, t, tab, len, NULL)) {
@@ -398,14 +398,14 @@ static void test_faults_edges(void)
 {
 	struct wc_labeling lb, canon;
 	struct wc_topo t;
-	u32 dims[2] = { 4, 4 }, d1 = 5, link, crossed = 9, v, same = 1;
+	u32 dims[2] = { 4, 4 }, d1 = 5, link, crossed = 9, v, same = 1, unlisted;
 	u32 nbr[WC_MAX_PORTS];
 	void *tab;
 	size_t len;
 
 	wc_topo_init(&t, WC_TOPO_MESH, 2, dims, NULL);
 	wc_labeling_init(&canon, &t);
-	ok(!wc_labeling_init_faults(&lb, &t, NULL, 0, &crossed) && !crossed &&
+	ok(!wc_labeling_init_faults(&lb, &t, NULL, 0, NULL, 0, &crossed) && !crossed &&
 	   !lb.dead, "no faulty link: builds, nothing absent");
 	for (v = 0; v < t.nnodes; v++)
 		same &= lb.label[v] == canon.label[v];
@@ -413,7 +413,7 @@ static void test_faults_edges(void)
 	wc_labeling_free(&lb);
 	/* (1, 0) - (1, 1): the snake climbs at x = 3 and x = 0 only */
 	link = wc_link_id(&t, 1, wc_topo_port_to(&t, 1, 5));
-	ok(!wc_labeling_init_faults(&lb, &t, &link, 1, &crossed) && !crossed,
+	ok(!wc_labeling_init_faults(&lb, &t, &link, 1, NULL, 0, &crossed) && !crossed,
 	   "a link off the canonical path: avoided");
 	for (v = 0, same = 1; v < t.nnodes; v++)
 		same &= lb.label[v] == canon.label[v];
@@ -421,19 +421,20 @@ static void test_faults_edges(void)
 	wc_labeling_free(&lb);
 	wc_labeling_free(&canon);
 	link = wc_link_space(&t);
-	ok(wc_labeling_init_faults(&lb, &t, &link, 1, &crossed) == -EINVAL,
+	ok(wc_labeling_init_faults(&lb, &t, &link, 1, NULL, 0, &crossed) == -EINVAL,
 	   "a link id out of range refused");
 
 	wc_topo_init(&t, WC_TOPO_MESH, 1, &d1, NULL);
 	link = wc_link_id(&t, 2, wc_topo_port_to(&t, 2, 3));
-	ok(!wc_labeling_init_faults(&lb, &t, &link, 1, &crossed) && crossed == 1,
+	ok(!wc_labeling_init_faults(&lb, &t, &link, 1, NULL, 0, &crossed) && crossed == 1,
 	   "mesh 5: the only path uses the faulty link: crossed 1");
 	wc_labeling_router(&lb, 2, nbr);
 	ok(nbr[wc_topo_port_to(&t, 2, 3)] == 3,
 	   "mesh 5: a faulty link the path uses stays present");
 	wc_labeling_free(&lb);
 	ok(!wc_labels_table_build_faults(&t, WORMCAST_MCAST_DUAL_PATH, &link, 1,
-					 &tab, &len, &crossed) && crossed == 1 &&
+					 NULL, 0, &tab, &len, &crossed,
+					 &unlisted) && crossed == 1 &&
 	   ((struct wormcast_labels *)tab)->nfaults == 0 &&
 	   len == wc_labels_table_size(5, 0),
 	   "mesh 5: the table leaves out the link its path uses");
@@ -497,7 +498,7 @@ static void test_star_many_faults(void)
 			if (c < min)
 				min = c;
 		}
-		if (wc_labeling_init_faults(&lb, &t, links, nl, &crossed)) {
+		if (wc_labeling_init_faults(&lb, &t, links, nl, NULL, 0, &crossed)) {
 			bad_min++;
 			continue;
 		}
@@ -510,6 +511,181 @@ static void test_star_many_faults(void)
 	is_int(bad_min, 0, "S_5, %u sets of 10 to 100 faulty links: the fewest crossed of the 120 candidates",
 	       trials);
 	is_int(bad_count, 0, "S_5: crossed is the count of the path's hops on a faulty link");
+}
+
+/*
+ * Reference for failed nodes: is there a Hamiltonian path of @t from @f
+ * (to @g if not WC_NO_NODE) whose other hops avoid @f's and @g's links?
+ * Plain exhaustive depth-first search, for small topologies.
+ */
+static bool ref_path(const struct wc_topo *t, u32 f, u32 g, u8 *seen, u32 v,
+		     u32 depth)
+{
+	u32 p;
+
+	if (depth == t->nnodes)
+		return g == WC_NO_NODE || v == g;
+	for (p = 0; p < t->nports; p++) {
+		u32 u = wc_topo_neighbor(t, v, p);
+		bool ok_u;
+
+		if (u == WC_NO_NODE || seen[u] ||
+		    (u == g && depth + 1 != t->nnodes))
+			continue;
+		seen[u] = 1;
+		ok_u = ref_path(t, f, g, seen, u, depth + 1);
+		seen[u] = 0;
+		if (ok_u)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Does R, from every live node to every other live node, stay off the
+ * failed nodes @f and @g (WC_NO_NODE: none)?
+ */
+static bool routes_off(const struct wc_labeling *lb, u32 f, u32 g, u32 *path)
+{
+	u32 n = lb->topo.nnodes, s, d, h, i;
+
+	for (s = 0; s < n; s++)
+		for (d = 0; d < n; d++) {
+			if (s == d || s == f || s == g || d == f || d == g)
+				continue;
+			h = wc_labeling_route(lb, s, d, path);
+			if (h == U32_MAX)
+				return false;
+			for (i = 0; i <= h; i++)
+				if (path[i] == f || path[i] == g)
+					return false;
+		}
+	return true;
+}
+
+/*
+ * Failed nodes (wc_labeling_init_faults() with @nodes): every single node
+ * of small meshes, tori, S_4, S_5 and Q4 fails in turn, and every pair of
+ * nodes of the 4x4 and 3x4 meshes.  The path puts a failed node at an end
+ * (no dead hop counted) exactly when an exhaustive search finds such a
+ * path (on the meshes; on the vertex-transitive topologies always); then
+ * R between live nodes never transits a failed node, and the table passes
+ * the kernel's checks and lists every link of the failed nodes but the
+ * path's hop to them.  Larger meshes (16x16, 32x32, 11x11) every node or a
+ * sample: found when the colours allow.
+ */
+static void test_failed_nodes(void)
+{
+	static const struct {
+		const char *name;
+		u32 kind, ndims, dims[2];
+		bool exhaustive, pairs;
+		u32 step;
+	} cases[] = {
+		{ "mesh 4x4", WC_TOPO_MESH, 2, { 4, 4 }, true, true, 1 },
+		{ "mesh 3x4", WC_TOPO_MESH, 2, { 3, 4 }, true, true, 1 },
+		{ "mesh 5x5", WC_TOPO_MESH, 2, { 5, 5 }, true, false, 1 },
+		{ "mesh 6x5", WC_TOPO_MESH, 2, { 6, 5 }, false, false, 1 },
+		{ "torus 4x4", WC_TOPO_TORUS, 2, { 4, 4 }, true, false, 1 },
+		{ "torus 5x5", WC_TOPO_TORUS, 2, { 5, 5 }, false, false, 1 },
+		{ "star 4", WC_TOPO_STAR, 1, { 4 }, true, false, 1 },
+		{ "star 5", WC_TOPO_STAR, 1, { 5 }, false, false, 7 },
+		{ "hypercube 4", WC_TOPO_HYPERCUBE, 1, { 4 }, true, false, 1 },
+		{ "mesh 16x16", WC_TOPO_MESH, 2, { 16, 16 }, false, false, 1 },
+		{ "mesh 11x11", WC_TOPO_MESH, 2, { 11, 11 }, false, false, 3 },
+		{ "mesh 32x32", WC_TOPO_MESH, 2, { 32, 32 }, false, false, 37 },
+	};
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct wc_topo t;
+		u32 f, g, tried = 0, planned = 0, want = 0, bad = 0, *path;
+		u8 *seen;
+
+		wc_topo_init(&t, cases[i].kind, cases[i].ndims, cases[i].dims, NULL);
+		path = calloc(t.nnodes, sizeof(u32));
+		seen = calloc(t.nnodes, 1);
+		if (!path || !seen)
+			abort();
+		for (f = 0; f < t.nnodes; f += cases[i].step) {
+			for (g = cases[i].pairs ? f + 1 : t.nnodes;
+			     g <= t.nnodes; g++) {
+				u32 nodes[2] = { f, g == t.nnodes ? WC_NO_NODE : g };
+				u32 nn = 1 + (g < t.nnodes), crossed, unlisted, v, p;
+				u32 deg = 0, hop = 0, nf;
+				bool can, at_end;
+				struct wc_labeling lb;
+				struct wc_label_set ls;
+				size_t len;
+				void *tab;
+
+				tried++;
+				if (cases[i].exhaustive) {
+					memset(seen, 0, t.nnodes);
+					seen[f] = 1;
+					can = ref_path(&t, f, nodes[1], seen, f, 1);
+				} else if (t.kind == WC_TOPO_MESH) {
+					u32 c[2];
+
+					wc_topo_coords(&t, f, c);
+					can = !(t.nnodes & 1) || !((c[0] + c[1]) & 1);
+				} else {
+					can = true;
+				}
+				want += can;
+				if (wc_labeling_init_faults(&lb, &t, NULL, 0, nodes,
+							    nn, &crossed)) {
+					bad++;
+					continue;
+				}
+				at_end = lb.node[0] == f || lb.node[t.nnodes - 1] == f;
+				if (!crossed != can || (can && !at_end)) {
+					diag("%s: nodes %u %d: crossed %u, an end-path %s",
+					     cases[i].name, f, (int)nodes[1], crossed,
+					     can ? "exists" : "does not exist");
+					bad++;
+				}
+				if (crossed) {
+					wc_labeling_free(&lb);
+					continue;
+				}
+				planned++;
+				if (t.nnodes <= 64 && !routes_off(&lb, f, nodes[1], path))
+					bad++;
+				wc_labeling_free(&lb);
+				if (wc_labels_table_build_faults(&t, WORMCAST_MCAST_DUAL_PATH,
+								 NULL, 0, nodes, nn, &tab,
+								 &len, &crossed, &unlisted) ||
+				    wc_label_set_build(&ls, &t, tab, len, NULL)) {
+					bad++;
+					continue;
+				}
+				/* listed: the failed nodes' links but the hops to them */
+				for (v = 0; v < nn; v++)
+					for (p = 0; p < t.nports; p++) {
+						u32 u = wc_topo_neighbor(&t, nodes[v], p);
+
+						if (u == WC_NO_NODE ||
+						    (v && u == f))
+							continue;
+						deg++;
+						hop += ls.nbr[nodes[v] * t.nports + p] !=
+						       WC_LABEL_NONE;
+					}
+				nf = ((struct wormcast_labels *)tab)->nfaults;
+				bad += hop != nn || nf != deg - nn || unlisted;
+				wc_label_set_free(&ls);
+				free(tab);
+			}
+		}
+		ok(!bad && planned == want,
+		   "%s: %u failed node%s tried, %u with a path that ends at them (as %s), R between live nodes never transits one, the tables list their other links",
+		   cases[i].name, tried, cases[i].pairs ? " sets (single and pairs)" : "s",
+		   planned, cases[i].exhaustive ? "an exhaustive search finds" :
+		   t.kind == WC_TOPO_MESH ? "the colours allow" : "always");
+		free(path);
+		free(seen);
+	}
 }
 
 int main(void)
@@ -527,6 +703,7 @@ int main(void)
 	test_faults();
 	test_faults_edges();
 	test_star_many_faults();
+	test_failed_nodes();
 	test_topology("mesh 9", WC_TOPO_MESH, 1, m1, true, 0);
 	test_topology("mesh 5x4", WC_TOPO_MESH, 2, m2, true, 0);
 	test_topology("mesh 8x8", WC_TOPO_MESH, 2, m2b, true, 0);

@@ -212,7 +212,102 @@ static bool each_once(const struct case_rec *rec, const u32 *d, u32 n)
 	return true;
 }
 
-/* Every link of @ts failed in turn under every scheme (see the top). */
+/* What around_faults() counts for one scheme. */
+struct fault_counts {
+	u32 bad_table, bad_links, bad_deliv;
+	u64 drops, stuck;
+};
+
+/*
+ * One fault under @scheme on @t: link @link failed, or node @node (the
+ * other WC_NO_LINK / WC_NO_NODE); @per multicasts among the live nodes,
+ * planned on the labeling around the fault and run in the engine with
+ * the fault in it.
+ */
+static void one_fault(struct case_rec *rec, const struct wc_topo *t, u32 scheme,
+		      u32 link, u32 node, u32 per, u64 *st, u32 *links,
+		      u64 *before, struct fault_counts *fc)
+{
+	u32 np = t->nports, nl = link != WC_NO_LINK, nn = node != WC_NO_NODE;
+	u32 a = WC_NO_NODE, pa = 0, b = WC_NO_NODE, pb = 0, j, i, p, crossed;
+	u32 crossed2, unlisted, d[16];
+	struct wc_engine_params prm;
+	struct wc_engine_stats es;
+	struct wc_labeling lb;
+	struct wc_label_set s;
+	void *bytes;
+	size_t len;
+
+	if (nl)
+		wc_link_ends(t, link, &a, &pa, &b, &pb);
+	if (wc_labels_table_build_faults(t, scheme, &link, nl, &node, nn, &bytes,
+					 &len, &crossed, &unlisted) ||
+	    crossed || wc_label_set_build(&s, t, bytes, len, NULL)) {
+		fc->bad_table++;
+		return;
+	}
+	free(bytes);
+	if (wc_labeling_init_faults(&lb, t, &link, nl, &node, nn, &crossed2)) {
+		fc->bad_table++;
+		wc_label_set_free(&s);
+		return;
+	}
+	wc_engine_params_default(&prm, t);
+	prm.replication = WC_REPL_ASYNC;
+	prm.buf_flits = 64;
+	case_engine_new(NULL, rec, t, &prm, &wc_algo_label);
+	if (nl)
+		wc_engine_fault_link(rec->e, a, b, true, NULL);
+	else
+		wc_engine_fault_node(rec->e, node, true, NULL);
+	for (j = 0; j < per; j++) {
+		u32 src = tu_rand_mod(st, t->nnodes);
+		u32 n = 2 + tu_rand_mod(st, 11), m = 0;
+		bool off = true;
+
+		if (src == node)
+			src = (src + 1) % t->nnodes;
+		tu_random_dests(st, t->nnodes, src, n, d);
+		for (i = 0; i < n; i++)	/* no destination on the failed node */
+			if (d[i] != node)
+				d[m++] = d[i];
+		n = m;
+		if (n < 2)	/* (one destination goes as a unicast) */
+			continue;
+		memset(links, 0, t->nnodes * np * sizeof(u32));
+		if (plan_links(&lb, scheme, src, d, n, links)) {
+			fc->bad_links++;
+			continue;
+		}
+		if (nl)
+			off = !links[a * np + pa] && !links[b * np + pb];
+		for (p = 0; nn && p < np; p++) {
+			u32 u = wc_topo_neighbor(t, node, p);
+
+			if (u != WC_NO_NODE)
+				off = off && !links[node * np + p] &&
+				      !links[u * np + wc_topo_reverse_port(t, node, p)];
+		}
+		if (!off) {
+			fc->bad_links++;
+			continue;
+		}
+		fc->bad_links += !on_links(rec, t, &s, src, d, n, links, before);
+		fc->bad_deliv += !each_once(rec, d, n);
+	}
+	wc_engine_get_stats(rec->e, &es);
+	fc->drops += es.fault_drops;
+	fc->stuck += rec->deadlocks + rec->route_errors;
+	wc_engine_destroy(rec->e);
+	rec->deadlocks = rec->route_errors = 0;
+	wc_labeling_free(&lb);
+	wc_label_set_free(&s);
+}
+
+/*
+ * Every link, then every node, of @ts failed in turn under every scheme
+ * (see the top).
+ */
 static void around_faults(u32 per)
 {
 	static const struct topo_spec ts[] = {
@@ -221,88 +316,50 @@ static void around_faults(u32 per)
 	};
 	struct case_rec *rec = case_rec_new(NULL, 1024);
 	u64 st = 91;
-	u32 i, k, j;
+	u32 i, k;
 
 	for (i = 0; i < ARRAY_SIZE(ts); i++) {
 		struct wc_topo t;
-		u32 np, link, a, pa, b, pb;
+		u32 np, link, v, a, pa, b, pb;
 
 		wc_topo_init(&t, ts[i].kind, ts[i].ndims, ts[i].dims, NULL);
 		np = t.nports;
 		for (k = 0; k < PATH_NSCHEMES; k++) {
-			u32 bad_table = 0, bad_links = 0, bad_deliv = 0, nlinks = 0;
+			struct fault_counts fl = { 0 }, fn = { 0 };
 			u32 *links = calloc(t.nnodes * np, sizeof(u32));
 			u64 *before = calloc(t.nnodes * np, sizeof(u64));
-			u64 drops = 0, stuck = 0;
-			u32 d[16];
+			u32 nlinks = 0;
 
 			for (link = 0; link < wc_link_space(&t); link++) {
-				struct wc_engine_params p;
-				struct wc_engine_stats es;
-				struct wc_labeling lb;
-				struct wc_label_set s;
-				u32 crossed, crossed2;
-				void *bytes;
-				size_t len;
-
 				wc_link_ends(&t, link, &a, &pa, &b, &pb);
 				if (b == WC_NO_NODE || wc_link_id(&t, a, pa) != link)
 					continue;
 				nlinks++;
-				if (wc_labels_table_build_faults(&t, path_schemes[k],
-								 &link, 1, &bytes,
-								 &len, &crossed) ||
-				    crossed ||
-				    wc_label_set_build(&s, &t, bytes, len, NULL)) {
-					bad_table++;
-					continue;
-				}
-				free(bytes);
-				if (wc_labeling_init_faults(&lb, &t, &link, 1,
-							    &crossed2)) {
-					bad_table++;
-					wc_label_set_free(&s);
-					continue;
-				}
-				wc_engine_params_default(&p, &t);
-				p.replication = WC_REPL_ASYNC;
-				p.buf_flits = 64;
-				case_engine_new(NULL, rec, &t, &p, &wc_algo_label);
-				wc_engine_fault_link(rec->e, a, b, true, NULL);
-				for (j = 0; j < per; j++) {
-					u32 src = tu_rand_mod(&st, t.nnodes);
-					u32 n = 2 + tu_rand_mod(&st, 11);
-
-					tu_random_dests(&st, t.nnodes, src, n, d);
-					memset(links, 0, t.nnodes * np * sizeof(u32));
-					if (plan_links(&lb, path_schemes[k], src, d,
-						       n, links) ||
-					    links[a * np + pa] || links[b * np + pb]) {
-						bad_links++;
-						continue;
-					}
-					bad_links += !on_links(rec, &t, &s, src, d, n,
-							       links, before);
-					bad_deliv += !each_once(rec, d, n);
-				}
-				wc_engine_get_stats(rec->e, &es);
-				drops += es.fault_drops;
-				stuck += rec->deadlocks + rec->route_errors;
-				wc_engine_destroy(rec->e);
-				rec->deadlocks = rec->route_errors = 0;
-				wc_labeling_free(&lb);
-				wc_label_set_free(&s);
+				one_fault(rec, &t, path_schemes[k], link, WC_NO_NODE,
+					  per, &st, links, before, &fl);
 			}
-			is_int(bad_table, 0,
+			for (v = 0; v < t.nnodes; v++)
+				one_fault(rec, &t, path_schemes[k], WC_NO_LINK, v,
+					  per, &st, links, before, &fn);
+			is_int(fl.bad_table, 0,
 			       "%s scheme %u, each of %u links failed: a table around it, accepted",
 			       ts[i].name, path_schemes[k], nlinks);
-			is_int(bad_links, 0,
+			is_int(fl.bad_links, 0,
 			       "%s scheme %u: %u multicasts per link on the planner's links, never the failed one",
 			       ts[i].name, path_schemes[k], per);
-			is_int(bad_deliv, 0, "%s scheme %u: every destination exactly once",
+			is_int(fl.bad_deliv, 0, "%s scheme %u: every destination exactly once",
 			       ts[i].name, path_schemes[k]);
-			is_int(drops + stuck, 0,
+			is_int(fl.drops + fl.stuck, 0,
 			       "%s scheme %u: no fault_drops, no deadlock, no routing error",
+			       ts[i].name, path_schemes[k]);
+			is_int(fn.bad_table, 0,
+			       "%s scheme %u, each of %u nodes failed: a table with the node at an end of the path, accepted",
+			       ts[i].name, path_schemes[k], t.nnodes);
+			is_int(fn.bad_links + fn.bad_deliv, 0,
+			       "%s scheme %u: %u multicasts per failed node among the others on the planner's links, never the node's, every destination exactly once",
+			       ts[i].name, path_schemes[k], per);
+			is_int(fn.drops + fn.stuck, 0,
+			       "%s scheme %u, failed nodes: no fault_drops, no deadlock, no routing error",
 			       ts[i].name, path_schemes[k]);
 			free(links);
 			free(before);
