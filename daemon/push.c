@@ -85,8 +85,6 @@ void wcd_faults_update(struct wcd_faults *f, uint32_t **links,
 	bool links_changed = replace_set(&f->links, &f->nlinks, links, nlinks);
 	bool nodes_changed = replace_set(&f->nodes, &f->nnodes, nodes, nnodes);
 
-	if (!f->known || links_changed)
-		f->links_seq++;
 	if (!f->known || links_changed || nodes_changed)
 		f->seq++;
 	f->known = true;
@@ -100,7 +98,7 @@ void wcd_faults_free(struct wcd_faults *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* Tables that carry the faulty links: trees (spam, two-tree), labels. */
+/* Tables that carry the dead links: trees (spam, two-tree), labels. */
 bool wcd_carries_links(uint32_t scheme)
 {
 	uint32_t kind = wc_mcast_table_kind(scheme);
@@ -113,22 +111,15 @@ bool wcd_follows_faults(uint32_t scheme)
 	return wcd_carries_links(scheme) || scheme == WORMCAST_MCAST_FTMESH;
 }
 
-bool wcd_plans_nodes(uint32_t scheme)
-{
-	return scheme == WORMCAST_MCAST_SPAM || scheme == WORMCAST_MCAST_FTMESH ||
-	       wc_mcast_table_kind(scheme) == WORMCAST_TABLE_LABELS;
-}
-
 bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,
-		      uint32_t pushed_seq, uint32_t pushed_links_seq)
+		      uint32_t pushed_seq)
 {
 	if (!wcd_follows_faults(scheme) || !f->known)
 		return false;
-	if (!wcd_carries_links(scheme))		/* ftmesh */
-		return !ours || pushed_seq != f->seq;
-	if (wcd_plans_nodes(scheme))
-		return ours ? pushed_seq != f->seq : f->nlinks || f->nnodes;
-	return ours ? pushed_links_seq != f->links_seq : f->nlinks != 0;
+	if (ours)
+		return pushed_seq != f->seq;
+	/* someone else's carries none (an ftmesh table is compared anyway) */
+	return !wcd_carries_links(scheme) || f->nlinks || f->nnodes;
 }
 
 const char *wcd_action_name(enum wcd_action a)

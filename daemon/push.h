@@ -62,14 +62,13 @@ enum wcd_action wcd_decide(const struct wcd_fabric_view *v);
 /*
  * A fabric's live faults as wormcastd keeps them (FAULT_GET): faulty links
  * as link ids, faulty nodes as node ids, each sorted and once; @seq counts
- * changes of the set, @links_seq changes of the links alone (a trees
- * table carries links only).
+ * changes of the set.
  */
 struct wcd_faults {
 	bool known;		/* read at least once */
 	bool dirty;		/* an event said they changed: read again */
 	uint64_t event_ms;	/* first event of the burst (monotonic) */
-	uint32_t seq, links_seq;
+	uint32_t seq;
 	uint32_t nlinks, nnodes;
 	uint32_t *links, *nodes;	/* malloc'ed */
 };
@@ -90,27 +89,19 @@ void wcd_faults_free(struct wcd_faults *f);
 bool wcd_follows_faults(uint32_t scheme);
 
 /*
- * The schemes of a trees or labels table, which carries the faulty links
- * (spam, dstm-1, dstm-2, rt, the label schemes).
+ * The schemes of a trees or labels table, which carries the dead links
+ * (spam, dstm-1, dstm-2, rt, the label schemes): the faulty links and
+ * those of the failed nodes that its tree or path avoids.
  */
 bool wcd_carries_links(uint32_t scheme);
 
 /*
- * The schemes whose tables are planned around the faulty nodes too: spam
- * (a faulty node is a leaf of the tree), the label schemes (a failed node
- * at an end of the Hamiltonian path) and ftmesh (fault blocks).  The
- * two-tree schemes' tables follow the links only; worms that reach a
- * faulty node are absorbed and counted.
- */
-bool wcd_plans_nodes(uint32_t scheme);
-
-/*
- * Whether the table of @scheme lacks the current faults: @ours says that
- * it is a table we computed when the counters were @pushed_seq and
- * @pushed_links_seq; a table someone else pushed counts as carrying none.
+ * Whether the table of @scheme lacks the current faults (links and
+ * nodes): @ours says that it is a table we computed when the counter was
+ * @pushed_seq; a table someone else pushed counts as carrying none.
  */
 bool wcd_faults_stale(const struct wcd_faults *f, uint32_t scheme, bool ours,
-		      uint32_t pushed_seq, uint32_t pushed_links_seq);
+		      uint32_t pushed_seq);
 const char *wcd_action_name(enum wcd_action a);
 
 /* The transaction's steps; each returns 0 or a negative errno. */

@@ -116,7 +116,7 @@ struct fabric_mem {
 	struct wcd_faults faults;	/* live faults, from FAULT_GET */
 	uint32_t failed_faults_seq;
 	/* the faults the table we pushed (pushed_gen) was computed from */
-	uint32_t pushed_faults_seq, pushed_links_seq;
+	uint32_t pushed_faults_seq;
 	struct wcd_ftm_opts pushed_ftm;	/* ftmesh: detour resolved (0/1) */
 	/*
 	 * The last fault-free trees table computed (malloc'ed): a fault
@@ -732,26 +732,48 @@ static int fault_free_table(struct sync_ctx *sc, const struct wc_topo *t,
 	return 0;
 }
 
-/* A two-tree table: the fault-free one and the fabric's faulty links. */
+/*
+ * A two-tree table: the fault-free one and the fabric's dead links (the
+ * faulty links, then the failed nodes' links: a tree in which a failed
+ * node cuts the way is not taken when the other is good; the first
+ * WORMCAST_TREES_MAX_FAULTS).
+ */
 static int compute_two_trees(struct sync_ctx *sc, const struct wc_topo *t,
 			     const struct wcd_fabric_view *v, uint32_t scheme,
 			     void **table, size_t *len)
 {
-	int err = sc->m ? fault_free_table(sc, t, v, scheme) : -EINVAL;
+	const struct fabric_mem *m = sc->m;
+	int err = m ? fault_free_table(sc, t, v, scheme) : -EINVAL;
+	uint32_t *dead = NULL, ndead = 0;
+	uint8_t *seen = NULL;
 
 	if (err)
 		return err;
-	*table = malloc(sc->m->base_len);
-	if (!*table)
-		return -ENOMEM;
-	memcpy(*table, sc->m->base, sc->m->base_len);
-	*len = sc->m->base_len;
-	err = wc_trees_table_set_faults(table, len, t, sc->faults, sc->nfaults,
-					&sc->why);
+	if (!wc_faults_valid(t, sc->faults, sc->nfaults, m->faults.nodes,
+			     m->faults.nnodes, &sc->why))
+		return -EINVAL;
+	*table = malloc(m->base_len);
+	dead = malloc(((size_t)sc->nfaults + (size_t)m->faults.nnodes * t->nports + 1) *
+		      sizeof(*dead));
+	seen = calloc(wc_link_space(t), 1);
+	if (!*table || !dead || !seen) {
+		err = -ENOMEM;
+		goto out;
+	}
+	memcpy(*table, m->base, m->base_len);
+	*len = m->base_len;
+	ndead = wc_dead_links(t, sc->faults, sc->nfaults, m->faults.nodes,
+			      m->faults.nnodes, dead, seen);
+	if (ndead > WORMCAST_TREES_MAX_FAULTS)
+		ndead = WORMCAST_TREES_MAX_FAULTS;
+	err = wc_trees_table_set_faults(table, len, t, dead, ndead, &sc->why);
+out:
 	if (err) {
 		free(*table);
 		*table = NULL;
 	}
+	free(dead);
+	free(seen);
 	return err;
 }
 
@@ -989,7 +1011,7 @@ static bool faults_stale(const struct fabric_mem *m,
 {
 	return wcd_carries_links(v->scheme) &&
 	       wcd_faults_stale(&m->faults, v->scheme, table_is_ours(m, v),
-				m->pushed_faults_seq, m->pushed_links_seq);
+				m->pushed_faults_seq);
 }
 
 /*
@@ -1006,7 +1028,7 @@ static void ftm_known(const struct fabric_mem *m, const struct sync_ctx *sc,
 	v->table_kind = WORMCAST_TABLE_FTMESH;
 	v->table_scheme = WORMCAST_MCAST_FTMESH;
 	v->stale = wcd_faults_stale(&m->faults, v->scheme, true,
-				    m->pushed_faults_seq, m->pushed_links_seq) ||
+				    m->pushed_faults_seq) ||
 		   m->pushed_ftm.strategy != sc->ftm.strategy ||
 		   m->pushed_ftm.detour != sc->ftm.detour ||
 		   m->pushed_opts.seed != sc->opts.seed;
@@ -1228,9 +1250,9 @@ static void faults_log(const struct fabric_mem *m, const struct sync_ctx *sc,
 		snprintf(extra + at, size - at,
 			 ", faulty nodes %u (put at the ends of the path where it can be: never transited, worms to them absorbed and counted)",
 			 m->faults.nnodes);
-	else if (scheme != WORMCAST_MCAST_FTMESH && m->faults.nnodes)
+	else if (wc_mcast_two_trees(scheme) && m->faults.nnodes)
 		snprintf(extra + at, size - at,
-			 ", faulty nodes %u (not planned around: worms that reach one are absorbed and counted)",
+			 ", faulty nodes %u (their links listed: a worm takes a tree that avoids them when one does, else it is absorbed and counted)",
 			 m->faults.nnodes);
 	at = strlen(extra);
 	if (scheme == WORMCAST_MCAST_SPAM && sc->spam.crossed)
@@ -1331,7 +1353,6 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 		m->pushed_opts = sc.opts;
 		m->pushed_ftm = sc.ftm;
 		m->pushed_faults_seq = m->faults.seq;
-		m->pushed_links_seq = m->faults.links_seq;
 		if (wcd_follows_faults(res.scheme))
 			faults_log(m, &sc, res.scheme, extra, sizeof(extra));
 		m->faults.event_ms = 0;

@@ -493,6 +493,35 @@ static u32 add_link(u32 *at, u8 *seen, u32 id)
 	return 1;
 }
 
+bool wc_faults_valid(const struct wc_topo *t, const u32 *links, u32 nlinks,
+		     const u32 *nodes, u32 nnodes, const char **why)
+{
+	u32 i;
+
+	for (i = 0; i < nlinks; i++)
+		if (!wc_link_real(t, links[i]))
+			return !fail(why, "a faulty link is not a link of the topology");
+	for (i = 0; i < nnodes; i++)
+		if (nodes[i] >= t->nnodes)
+			return !fail(why, "a faulty node is not a node of the topology");
+	return true;
+}
+
+u32 wc_dead_links(const struct wc_topo *t, const u32 *links, u32 nlinks,
+		  const u32 *nodes, u32 nnodes, u32 *out, u8 *seen)
+{
+	u32 i, p, n = 0;
+
+	for (i = 0; i < nlinks; i++)
+		n += add_link(out + n, seen, links[i]);
+	for (i = 0; i < nnodes; i++)
+		for (p = 0; p < t->nports; p++)
+			if (wc_topo_neighbor(t, nodes[i], p) != WC_NO_NODE)
+				n += add_link(out + n, seen,
+					      wc_link_id(t, nodes[i], p));
+	return n;
+}
+
 int wc_trees_table_spam_faults(const struct wc_topo *t, const u32 *links,
 			       u32 nlinks, const u32 *nodes, u32 nnodes,
 			       void **table, size_t *len,
@@ -510,12 +539,8 @@ int wc_trees_table_spam_faults(const struct wc_topo *t, const u32 *links,
 		return fail(why, "tree multicast needs routers of at most 8 ports");
 	if (t->nnodes < 2)
 		return fail(why, "a tree table needs at least 2 nodes");
-	for (i = 0; i < nlinks; i++)
-		if (!wc_link_real(t, links[i]))
-			return fail(why, "a faulty link is not a link of the topology");
-	for (i = 0; i < nnodes; i++)
-		if (nodes[i] >= t->nnodes)
-			return fail(why, "a faulty node is not a node of the topology");
+	if (!wc_faults_valid(t, links, nlinks, nodes, nnodes, why))
+		return -EINVAL;
 	/* The links to avoid: the faulty ones, then every link of a faulty node. */
 	avoid = malloc(((size_t)nlinks + (size_t)nnodes * t->nports + 1) *
 		       sizeof(*avoid));
@@ -523,17 +548,9 @@ int wc_trees_table_spam_faults(const struct wc_topo *t, const u32 *links,
 	down = calloc(t->nnodes, 1);
 	if (!avoid || !dead || !down)
 		goto out_free;
-	for (i = 0; i < nlinks; i++)
-		navoid += add_link(avoid + navoid, dead, links[i]);
-	for (i = 0; i < nnodes; i++) {
-		u32 p;
-
+	navoid = wc_dead_links(t, links, nlinks, nodes, nnodes, avoid, dead);
+	for (i = 0; i < nnodes; i++)
 		down[nodes[i]] = 1;
-		for (p = 0; p < t->nports; p++)
-			if (wc_topo_neighbor(t, nodes[i], p) != WC_NO_NODE)
-				navoid += add_link(avoid + navoid, dead,
-						   wc_link_id(t, nodes[i], p));
-	}
 	root = spam_root(t, down);
 	if (root == WC_NO_NODE)
 		goto out_free;

@@ -123,6 +123,23 @@ int wc_trees_table_parse(const void *table, size_t len,
 int wc_trees_table_set_faults(void **table, size_t *len, const struct wc_topo *t,
 			      const u32 *links, u32 nlinks, const char **why);
 
+/*
+ * Are @links (@nlinks link ids) links of @t and @nodes (@nnodes) its
+ * nodes?  If not, false with *@why set.
+ */
+bool wc_faults_valid(const struct wc_topo *t, const u32 *links, u32 nlinks,
+		     const u32 *nodes, u32 nnodes, const char **why);
+
+/*
+ * The dead links of @t: the faulty links @links (@nlinks link ids), then
+ * every link of the failed nodes @nodes (@nnodes node ids), each once,
+ * into @out (room for nlinks + nnodes * nports); @seen is a zeroed flag
+ * per link id (wc_link_space()), set for each.  Returns how many.  The
+ * ids must be valid (wc_faults_valid()).
+ */
+u32 wc_dead_links(const struct wc_topo *t, const u32 *links, u32 nlinks,
+		  const u32 *nodes, u32 nnodes, u32 *out, u8 *seen);
+
 /* What wc_trees_table_spam_faults() did with the faulty links and nodes. */
 struct wc_spam_faults {
 	u32 listed;	/* in the table: avoided by the tree and its cross links */

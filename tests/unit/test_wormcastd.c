@@ -619,12 +619,11 @@ static uint32_t *ids(const uint32_t *v, uint32_t n)
 
 static void test_follows_faults(void)
 {
-	uint32_t s, follow = 0, links = 0, nodes = 0;
+	uint32_t s, follow = 0, links = 0;
 
 	for (s = 0; s <= WORMCAST_MCAST_MAX; s++) {
 		follow |= (uint32_t)wcd_follows_faults(s) << s;
 		links |= (uint32_t)wcd_carries_links(s) << s;
-		nodes |= (uint32_t)wcd_plans_nodes(s) << s;
 	}
 	ok(follow == (1u << WORMCAST_MCAST_SPAM | 1u << WORMCAST_MCAST_DSTM1 |
 		      1u << WORMCAST_MCAST_DSTM2 | 1u << WORMCAST_MCAST_RT |
@@ -634,77 +633,69 @@ static void test_follows_faults(void)
 		      1u << WORMCAST_MCAST_STAR_TREE | 1u << WORMCAST_MCAST_OCMS |
 		      1u << WORMCAST_MCAST_OTMS | 1u << WORMCAST_MCAST_FTMESH) &&
 	   links == (follow & ~(1u << WORMCAST_MCAST_FTMESH)),
-	   "tables that follow the faults: spam, dstm-1, dstm-2, rt, the label schemes (trees and labels carry the faulty links) and ftmesh; not unicast, multiphase, dcf, edn");
-	ok(nodes == (follow & ~(1u << WORMCAST_MCAST_DSTM1 |
-				1u << WORMCAST_MCAST_DSTM2 |
-				1u << WORMCAST_MCAST_RT)),
-	   "tables planned around faulty nodes: spam, the label schemes and ftmesh, not the two-tree schemes");
+	   "tables that follow the faults: spam, dstm-1, dstm-2, rt, the label schemes (trees and labels carry the dead links) and ftmesh; not unicast, multiphase, dcf, edn");
 }
 
 static void test_faults(void)
 {
 	static const uint32_t l1[] = { 9, 3, 9, 5 }, n1[] = { 7 }, n2[] = { 7, 2 };
 	struct wcd_faults f = { 0 };
-	uint32_t *a, *b, seq, lseq;
+	uint32_t *a, *b, seq;
 
-	ok(!wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, false, 0, 0) &&
-	   !wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0, 0),
+	ok(!wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, false, 0) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0),
 	   "faults not read yet: no table is stale for them");
 	a = ids(l1, 0);
 	b = ids(n1, 0);
 	wcd_faults_update(&f, &a, 0, &b, 0);
-	ok(f.known && f.seq == 1 && f.links_seq == 1 && !a && !b &&
-	   !wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0, 0) &&
-	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, false, 0, 0) &&
-	   !wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, 1, 1),
+	ok(f.known && f.seq == 1 && !a && !b &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, false, 0) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, 1),
 	   "no fault: a trees table of anyone's carries what it must; an ftmesh table not ours is compared");
 	seq = f.seq;
-	lseq = f.links_seq;
 	f.dirty = true;
 	a = ids(l1, 4);
 	b = ids(n1, 1);
 	wcd_faults_update(&f, &a, 4, &b, 1);
 	ok(f.nlinks == 3 && f.links[0] == 3 && f.links[1] == 5 && f.links[2] == 9 &&
-	   f.nnodes == 1 && f.seq == seq + 1 && f.links_seq == lseq + 1 && !f.dirty,
-	   "links 9, 3, 9, 5 and node 7: sorted, once each; both counters move");
-	ok(wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, seq, lseq) &&
-	   wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, false, 0, 0) &&
-	   !wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, f.seq, f.links_seq),
+	   f.nnodes == 1 && f.seq == seq + 1 && !f.dirty,
+	   "links 9, 3, 9, 5 and node 7: sorted, once each; the change counted");
+	ok(wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, seq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, false, 0) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, f.seq),
 	   "a spam table pushed before the links failed, or not ours, is stale; one pushed after is not");
-	ok(wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, true, seq, lseq) &&
-	   wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0, 0) &&
-	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq, lseq) &&
-	   !wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, f.seq, f.links_seq) &&
-	   wcd_faults_stale(&f, WORMCAST_MCAST_DUAL_PATH, true, seq, lseq) &&
-	   wcd_faults_stale(&f, WORMCAST_MCAST_OCMS, false, 0, 0) &&
-	   !wcd_faults_stale(&f, WORMCAST_MCAST_STAR_TREE, true, f.seq, f.links_seq) &&
-	   !wcd_faults_stale(&f, WORMCAST_MCAST_DCF, true, seq, lseq),
+	ok(wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, true, seq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_DSTM1, false, 0) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, f.seq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_DUAL_PATH, true, seq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_OCMS, false, 0) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_STAR_TREE, true, f.seq) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DCF, true, seq),
 	   "then trees, labels and ftmesh tables pushed before are stale, dcf's never");
 	seq = f.seq;
-	lseq = f.links_seq;
 	a = ids(l1, 4);
 	b = ids(n1, 1);
 	wcd_faults_update(&f, &a, 4, &b, 1);
-	ok(f.seq == seq && f.links_seq == lseq,
-	   "the same set read again: no change counted (no table)");
+	ok(f.seq == seq, "the same set read again: no change counted (no table)");
 	a = ids(l1, 4);
 	b = ids(n2, 2);
 	wcd_faults_update(&f, &a, 4, &b, 2);
-	ok(f.seq == seq + 1 && f.links_seq == lseq && f.nnodes == 2 && f.nodes[0] == 2 &&
-	   !wcd_faults_stale(&f, WORMCAST_MCAST_RT, true, seq, lseq) &&
-	   wcd_faults_stale(&f, WORMCAST_MCAST_HAMILTONIAN, true, seq, lseq) &&
-	   wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, seq, lseq) &&
-	   !wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, f.seq, lseq) &&
-	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq, lseq),
-	   "a node fails: ftmesh, spam and labels tables are stale, a two-tree table (links only) is not");
+	ok(f.seq == seq + 1 && f.nnodes == 2 && f.nodes[0] == 2 &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_RT, true, seq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_HAMILTONIAN, true, seq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, seq) &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_SPAM, true, f.seq) &&
+	   wcd_faults_stale(&f, WORMCAST_MCAST_FTMESH, true, seq),
+	   "a node fails: every table that follows faults is stale (each plans around failed nodes)");
 	a = ids(l1, 0);
 	b = ids(n2, 0);
 	wcd_faults_update(&f, &a, 0, &b, 0);
-	ok(!f.nlinks && !f.nnodes && f.seq == seq + 2 && f.links_seq == lseq + 1 &&
-	   !wcd_faults_stale(&f, WORMCAST_MCAST_DSTM2, false, 0, 0),
+	ok(!f.nlinks && !f.nnodes && f.seq == seq + 2 &&
+	   !wcd_faults_stale(&f, WORMCAST_MCAST_DSTM2, false, 0),
 	   "everything repaired: counted; a trees table of anyone's without faults is current");
 	wcd_faults_free(&f);
-	ok(!f.links && !f.nodes && !f.known, "freed");
 }
 
 static void test_ftm_detour(void)
