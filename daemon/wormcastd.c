@@ -753,8 +753,8 @@ static int compute_two_trees(struct sync_ctx *sc, const struct wc_topo *t,
 			     m->faults.nnodes, &sc->why))
 		return -EINVAL;
 	*table = malloc(m->base_len);
-	dead = malloc(((size_t)sc->nfaults + (size_t)m->faults.nnodes * t->nports + 1) *
-		      sizeof(*dead));
+	dead = malloc(((size_t)sc->nfaults +
+		       (size_t)m->faults.nnodes * t->nports + 1) * sizeof(*dead));
 	seen = calloc(wc_link_space(t), 1);
 	if (!*table || !dead || !seen) {
 		err = -ENOMEM;
