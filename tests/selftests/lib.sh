@@ -20,8 +20,24 @@ WC_TMP=$(mktemp -d /tmp/wc-selftest.XXXXXX)
 
 # ---------------------------------------------------------------- TAP
 
+# (Line by line in the shell, no sed: under TCG every exec costs.)
 diag() {
-	printf '%s\n' "$*" | sed 's/^/# /'
+	_d="$*"
+	while :; do
+		case $_d in
+		*"
+"*)
+			printf '# %s\n' "${_d%%"
+"*}"
+			_d=${_d#*"
+"}
+			;;
+		*)
+			printf '# %s\n' "$_d"
+			return 0
+			;;
+		esac
+	done
 }
 
 # Progress on the VM console (the harness copies it to its stderr).
