@@ -7,16 +7,47 @@
 # topology, dims, node, coords, and the engine parameters given at creation.
 . "$(dirname "$0")/lib.sh"
 
-# check_coords KIND DIMS-JSON < NODES-JSON: print every node whose coords
-# differ from the definition in kmod/engine/topology.h, computed here
+# fabric_facts NAME KIND DIMS-JSON < "ip -d -j link show" JSON: what the
+# checks of fabric() compare, one line each, in one Python process (under
+# TCG every jq or Python start costs about a second): the number of
+# wormcast devices; the fabric device's [role, topology, dims, nodes]; its
+# node devices' ids in order; whether every node is named NAMEn<id>; the
+# distinct [topology, dims] of the nodes; every node whose coords differ
+# from the definition in kmod/engine/topology.h, computed here
 # independently of the kernel (star: permutations of 1..n in lexicographic
-# order, node 0 is 12..n).
-check_coords() {
+# order, node 0 is 12..n), "; "-separated; the number of distinct coords;
+# the number of distinct MAC addresses.
+fabric_facts() {
 	python3 -c '
 import itertools, json, sys
-kind, dims = sys.argv[1], json.loads(sys.argv[2])
-for dev in json.load(sys.stdin):
-    info = dev["linkinfo"]["info_data"]
+name, kind, dims = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+
+
+def js(v):
+    return json.dumps(v, separators=(",", ":"))
+
+
+wc = [d for d in json.load(sys.stdin)
+      if d.get("linkinfo", {}).get("info_kind") == "wormcast"]
+print(len(wc))
+fab = [d["linkinfo"]["info_data"] for d in wc if d["ifname"] == name]
+fab = fab[0] if fab else {}
+print(js([fab.get(k) for k in ("role", "topology", "dims", "nodes")]))
+nodes = sorted((d for d in wc
+                if d["linkinfo"]["info_data"].get("fabric") == fab.get("fabric")
+                and d["linkinfo"]["info_data"].get("role") == "node"),
+               key=lambda d: d["linkinfo"]["info_data"]["node"])
+infos = [d["linkinfo"]["info_data"] for d in nodes]
+print(js([i["node"] for i in infos]))
+print(js(all(d["ifname"] == "%sn%d" % (name, i["node"])
+             for d, i in zip(nodes, infos))))
+topo = []
+for i in infos:
+    if [i.get("topology"), i.get("dims")] not in topo:
+        topo.append([i.get("topology"), i.get("dims")])
+print(js(sorted(topo, key=js)))
+bad = []
+for info in infos:
     node = rest = info["node"]
     if kind in ("mesh", "torus"):
         want = []
@@ -29,50 +60,57 @@ for dev in json.load(sys.stdin):
         want = list(next(itertools.islice(
             itertools.permutations(range(1, dims[0] + 1)), node, None)))
     if info.get("coords") != want:
-        print("node %d: %s, expected %s" % (node, info.get("coords"), want))
-' "$1" "$2"
+        bad.append("node %d: %s, expected %s" % (node, info.get("coords"), want))
+print("; ".join(bad))
+print(len({js(i.get("coords")) for i in infos}))
+print(len({d.get("address") for d in nodes}))
+' "$@"
 }
+
+before=$(wc_count)
 
 # fabric NAME KIND DIMS-JSON NNODES IP-ARGS...
 fabric() {
 	name=$1 kind=$2 dims=$3 nnodes=$4
 	shift 4
 	what="$*"
-	before=$(wc_count)
 	if ! wc_add "$name" "$@"; then
 		not_ok "create $what"
 		return
 	fi
 	ok "create $what"
-	is "$what: fabric device + $nnodes node devices" \
-		"$(wc_count)" "$((before + nnodes + 1))"
-	fab=$(ip -d -j link show dev "$name" | jq -c '.[0].linkinfo.info_data')
-	is "$what: fabric device info_data" \
-		"$(echo "$fab" | jq -c '[.role, .topology, .dims, .nodes]')" \
-		"[\"fabric\",\"$kind\",$dims,$nnodes]"
+	ip -d -j link show | fabric_facts "$name" "$kind" "$dims" >"$WC_TMP/facts"
+	{
+		read -r count
+		read -r fab
+		read -r ids
+		read -r names
+		read -r topo
+		read -r coords
+		read -r ncoords
+		read -r nmacs
+	} <"$WC_TMP/facts"
+	is "$what: fabric device + $nnodes node devices" "$count" "$((before + nnodes + 1))"
+	is "$what: fabric device info_data" "$fab" "[\"fabric\",\"$kind\",$dims,$nnodes]"
 
 	# Every node device: name, fabric id, topology, dims, node id, coords.
-	fid=$(echo "$fab" | jq .fabric)
-	nodes=$(wc_json | jq -c "map(select(.linkinfo.info_data.fabric == $fid and
-		.linkinfo.info_data.role == \"node\")) | sort_by(.linkinfo.info_data.node)")
-	is "$what: node ids 0..$((nnodes - 1))" \
-		"$(echo "$nodes" | jq -c '[.[].linkinfo.info_data.node]')" \
-		"$(seq 0 $((nnodes - 1)) | jq -cs .)"
-	is "$what: default node names ${name}n<id>" \
-		"$(echo "$nodes" | jq -r '[.[] | .ifname == "'"$name"'n\(.linkinfo.info_data.node)"] | all')" \
-		true
-	is "$what: node topology and dims" \
-		"$(echo "$nodes" | jq -c '[.[].linkinfo.info_data | [.topology, .dims]] | unique')" \
-		"[[\"$kind\",$dims]]"
-	is "$what: coords of every node" "$(echo "$nodes" | check_coords "$kind" "$dims")" ""
-	is "$what: all coords distinct" \
-		"$(echo "$nodes" | jq '[.[].linkinfo.info_data.coords] | unique | length')" \
-		"$nnodes"
-	is "$what: distinct MAC addresses" \
-		"$(echo "$nodes" | jq '[.[].address] | unique | length')" "$nnodes"
+	i=0 want=""
+	while [ "$i" -lt "$nnodes" ]; do
+		want="$want${want:+,}$i"
+		i=$((i + 1))
+	done
+	is "$what: node ids 0..$((nnodes - 1))" "$ids" "[$want]"
+	is "$what: default node names ${name}n<id>" "$names" true
+	is "$what: node topology and dims" "$topo" "[[\"$kind\",$dims]]"
+	is "$what: coords of every node" "$coords" ""
+	is "$what: all coords distinct" "$ncoords" "$nnodes"
+	is "$what: distinct MAC addresses" "$nmacs" "$nnodes"
 
 	check "$what: delete" wc_del "$name"
-	is "$what: every device gone" "$(wc_count)" "$before"
+	# (the count the next fabric starts from, measured)
+	after=$(wc_count)
+	is "$what: every device gone" "$after" "$before"
+	before=$after
 }
 
 fabric wc mesh '[8]' 8 topology mesh dims 8
@@ -87,10 +125,14 @@ fabric wc star '[5]' 120 topology star n 5
 # Two fabrics at once get distinct fabric ids and MACs.
 if wc_add wa topology mesh dims 2 && wc_add wb topology mesh dims 2; then
 	ok "two fabrics side by side"
-	is "distinct fabric ids" \
-		"$(wc_json | jq '[.[].linkinfo.info_data.fabric] | unique | length')" 2
-	is "distinct MACs across fabrics" \
-		"$(wc_json | jq '[.[] | select(.linkinfo.info_data.role == "node") | .address] | unique | length')" 4
+	# (one ip and one jq for both)
+	read -r nfab nmac <<EOF
+$(ip -d -j link show | jq -r '[.[] | select(.linkinfo.info_kind == "wormcast")] |
+	"\([.[].linkinfo.info_data.fabric] | unique | length) \([.[] |
+	select(.linkinfo.info_data.role == "node") | .address] | unique | length)"')
+EOF
+	is "distinct fabric ids" "$nfab" 2
+	is "distinct MACs across fabrics" "$nmac" 4
 	wc_del wa
 	wc_del wb
 else

@@ -11,6 +11,20 @@
 
 N=20
 PORT=6000
+want_u=$(seq 1 $N | sed 's/^/u /' | sort)
+want_m=$(seq 1 $N | sed 's/^/m /' | sort)
+
+# got_all FAR MID: the unicast receiver and the two members each have N
+# lines (one grep for the three files: under TCG every exec costs).
+got_all() {
+	[ -f "$WC_TMP/got.u" ] && [ -f "$WC_TMP/got.$1" ] && [ -f "$WC_TMP/got.$2" ] ||
+		return 1
+	grep -c -H . "$WC_TMP/got.u" "$WC_TMP/got.$1" "$WC_TMP/got.$2" | {
+		while IFS= read -r _line; do
+			[ "${_line##*:}" -ge $N ] || exit 1
+		done
+	}
+}
 
 # traffic NNODES IP-ARGS...
 traffic() {
@@ -23,21 +37,19 @@ traffic() {
 	fi
 	ok "create $what"
 	far=$((nnodes - 1)) mid=$((nnodes / 2)) other=1
-	for id in 0 $far $mid $other; do
-		ns_new "n$id" && node_in_ns "wcn$id" "n$id" "$id" ||
-			not_ok "$what: node $id in namespace n$id"
-	done
-	rm -f "$WC_TMP"/got.* "$WC_TMP"/ready.*
-	bg nsx "n$far" python3 "$UDP" recv --port $PORT --ready "$WC_TMP/ready.u" \
-		--out "$WC_TMP/got.u"
-	pids=$bg_pid
+	nodes_in_ns 0 $far $mid $other ||
+		not_ok "$what: nodes 0 $far $mid $other in namespaces n<id>"
+	rm -f "$WC_TMP"/got.* "$WC_TMP"/ready
+	# Every receiver in one udp.py (under TCG every Python start costs
+	# about a second); the unicast one has no group (an empty GROUP).
+	specs="n$far,wcn$far,,$PORT,$WC_TMP/got.u"
 	for id in $far $mid $other; do
 		[ "$id" = "$other" ] && g=239.7.7.8 || g=239.7.7.7
-		bg nsx "n$id" python3 "$UDP" recv --port $((PORT + 1)) --group $g \
-			--ifname "wcn$id" --ready "$WC_TMP/ready.$id" --out "$WC_TMP/got.$id"
-		pids="$pids $bg_pid"
+		specs="$specs n$id,wcn$id,$g,$((PORT + 1)),$WC_TMP/got.$id"
 	done
-	if ! wait_for 30 sh -c "ls $WC_TMP/ready.* | wc -l | grep -qx 4"; then
+	bg python3 "$UDP" recv-many --ready "$WC_TMP/ready" $specs
+	pids=$bg_pid
+	if ! wait_for 30 test -f "$WC_TMP/ready"; then
 		not_ok "$what: receivers ready"
 	fi
 	worms0=$(wc_stat wc worms_done)
@@ -48,10 +60,9 @@ traffic() {
 			--count $N --tag u &&
 		ip netns exec n0 python3 $UDP send --dst 239.7.7.7 --port $((PORT + 1)) \
 			--ifname wcn0 --count $N --tag m"
-	sleep 2
+	# Until the receivers have what was sent (exactness is checked below).
+	wait_for 30 got_all $far $mid
 
-	want_u=$(seq 1 $N | sed 's/^/u /' | sort)
-	want_m=$(seq 1 $N | sed 's/^/m /' | sort)
 	is "$what: unicast 0 -> $far, each datagram once" \
 		"$(sort "$WC_TMP/got.u" 2>/dev/null)" "$want_u"
 	is "$what: multicast at node $far, each datagram once" \
@@ -69,9 +80,10 @@ traffic() {
 	fi
 	is "$what: fabric drop counters all zero" "$(wc_drops wc)" 0
 
-	for p in $pids; do kill "$p" 2>/dev/null; done
+	stop_pids $pids
+	_pids=""
 	check "$what: delete" wc_del wc
-	for id in 0 $far $mid $other; do ns_del "n$id"; done
+	ns_del n0 n$far n$mid n$other
 }
 
 traffic 8 topology mesh dims 8

@@ -40,6 +40,39 @@ while [ $i -lt $N ]; do
 done >"$WC_TMP/batch"
 check "$N namespaces" ip -batch "$WC_TMP/batch"
 
+# Conditions polled by wait_for, as functions rather than "sh -c" (under
+# TCG every exec costs, and a poll takes CPU from what it waits for).
+table_committed() {
+	[ "$(wormctl -j fabric show wc | jq ".[0].table_gen // 0")" -ge 1 ]
+}
+
+# monitor_listening FID: a fault added and removed shows on the monitor.
+monitor_listening() {
+	wormctl fault add wc link 0 1 && wormctl fault del wc link 0 1 &&
+		grep -q "^fault del fabric $1 wc link 0 1\$" "$WC_TMP/mon"
+}
+
+# pid_gone PID
+pid_gone() {
+	! kill -0 "$1" 2>/dev/null
+}
+
+# monitor_has SKIP COUNT: the monitor's output after its first SKIP lines
+# has COUNT "fault " lines at least (read by the shell, no exec).
+monitor_has() {
+	_n=0 _skip=$1
+	while IFS= read -r _line; do
+		if [ "$_skip" -gt 0 ]; then
+			_skip=$((_skip - 1))
+			continue
+		fi
+		case $_line in
+		"fault "*) _n=$((_n + 1)) ;;
+		esac
+	done <"$WC_TMP/mon"
+	[ "$_n" -ge "$2" ]
+}
+
 # stress TOPOLOGY SCHEME: one fabric "wc", 4x4, under traffic and faults.
 stress() {
 	what="$1 4x4 ($2)"
@@ -58,7 +91,7 @@ stress() {
 	if [ "$2" = multiphase ] || [ "$2" = unicast ]; then
 		is "$what: no table for the daemon to commit" \
 			"$(wormctl -j fabric show wc | jq '.[0].table_gen // 0')" 0
-	elif wait_for 60 sh -c '[ "$(wormctl -j fabric show wc | jq ".[0].table_gen // 0")" -ge 1 ]'; then
+	elif wait_for 60 table_committed; then
 		ok "$what: wormcastd committed its table"
 	else
 		not_ok "$what: wormcastd committed its table" "$(tail -n 5 "$WC_TMP/bg.log")"
@@ -72,8 +105,7 @@ stress() {
 
 	# "wormctl monitor" is listening once it shows a change of this
 	# fabric; what it shows next is the fault process's.
-	if wait_for 30 sh -c "wormctl fault add wc link 0 1 && wormctl fault del wc link 0 1 &&
-			grep -q '^fault del fabric $fid wc link 0 1\$' $WC_TMP/mon"; then
+	if wait_for 30 monitor_listening "$fid"; then
 		ok "$what: wormctl monitor is listening"
 	else
 		not_ok "$what: wormctl monitor is listening" "$(cat "$WC_TMP/mon")"
@@ -95,18 +127,23 @@ stress() {
 
 	# It ends by itself after the window (it may have started a little
 	# after the senders); then every fault is repaired.
-	if wait_for 60 sh -c "! kill -0 $faults_pid 2>/dev/null"; then
+	if wait_for 60 pid_gone "$faults_pid"; then
 		ok "$what: wormctl fault random finished"
 	else
 		not_ok "$what: wormctl fault random finished" "$(tail -n 5 "$WC_TMP/faults")"
 	fi
 	wait "$faults_pid"
 	is "$what:   its exit status" "$?" 0
-	nadd=$(grep -c '^[0-9.]* ms: add' "$WC_TMP/faults")
-	ndel=$(grep -c '^[0-9.]* ms: del' "$WC_TMP/faults")
-	nnode=$(grep -c '^[0-9.]* ms: add node' "$WC_TMP/faults")
-	nlink=$(grep -c '^[0-9.]* ms: add link' "$WC_TMP/faults")
-	diag "$what: $(tail -n 1 "$WC_TMP/faults"): $nlink link and $nnode node failures"
+	# (one awk for the four counts and the summary line)
+	{
+		read -r nadd ndel nnode nlink
+		IFS= read -r summary
+	} <<EOF
+$(awk '/^[0-9.]* ms: add/ { a++ } /^[0-9.]* ms: del/ { d++ }
+	/^[0-9.]* ms: add node/ { n++ } /^[0-9.]* ms: add link/ { l++ }
+	{ last = $0 } END { print a + 0, d + 0, n + 0, l + 0; print last }' "$WC_TMP/faults")
+EOF
+	diag "$what: $summary: $nlink link and $nnode node failures"
 	if [ "$nlink" -ge 1 ] && [ "$nnode" -ge 1 ] && [ "$nadd" = "$ndel" ]; then
 		ok "$what: links and nodes failed and were all repaired ($nadd faults)"
 	else
@@ -116,8 +153,7 @@ stress() {
 	is "$what: fault show: none left" "$(wormctl -j fault show wc)" "[]"
 	# every change announced once, in order ("add link 1 2", ...)
 	sed -n 's/^[0-9.]* ms: //p' "$WC_TMP/faults" >"$WC_TMP/changes"
-	wait_for 30 sh -c "[ \$(tail -n +$((mon0 + 1)) $WC_TMP/mon | grep -c '^fault ') -ge \
-		$((nadd + ndel)) ]"
+	wait_for 30 monitor_has "$mon0" $((nadd + ndel))
 	is "$what: wormctl monitor saw the $((nadd + ndel)) changes, in order" \
 		"$(tail -n +$((mon0 + 1)) "$WC_TMP/mon" |
 			sed -n "s/^fault \([a-z]*\) fabric $fid wc /\1 /p")" \

@@ -82,27 +82,37 @@ bc_setup() {
 		for _id in $_rest; do echo "link set wcn$_id up"; done | ip -batch -
 }
 
+# The receivers: one socket on PORT (no group: an empty GROUP) in each
+# receiver's namespace, all in one udp.py (under TCG every Python start
+# costs about a second).
 rcv_start() {
-	_rcv_pids=""
+	_specs=""
+	rm -f "$WC_TMP/ready"
 	for _id in $RCVS; do
-		rm -f "$WC_TMP/ready.$_id" "$WC_TMP/got.$_id"
-		bg nsx "n$_id" python3 "$UDP" recv --port $PORT \
-			--ready "$WC_TMP/ready.$_id" --out "$WC_TMP/got.$_id"
-		_rcv_pids="$_rcv_pids $bg_pid"
+		rm -f "$WC_TMP/got.$_id"
+		_specs="$_specs n$_id,wcn$_id,,$PORT,$WC_TMP/got.$_id"
 	done
+	bg python3 "$UDP" recv-many --ready "$WC_TMP/ready" $_specs
+	_rcv_pids=$bg_pid
 }
 
 rcv_ready() {
-	for _id in $RCVS; do
-		[ -f "$WC_TMP/ready.$_id" ] || return 1
-	done
+	[ -f "$WC_TMP/ready" ]
 }
 
-# rcv_have TAG: every receiver has N datagrams tagged TAG
+# rcv_have TAG: every receiver has N datagrams tagged TAG (one grep for
+# all: under TCG every exec costs)
 rcv_have() {
+	_files=""
 	for _id in $RCVS; do
-		[ "$(grep -c "^$1 " "$WC_TMP/got.$_id" 2>/dev/null)" -ge "$N" ] || return 1
+		[ -f "$WC_TMP/got.$_id" ] || return 1
+		_files="$_files $WC_TMP/got.$_id"
 	done
+	grep -c -H "^$1 " $_files | {
+		while IFS= read -r _line; do
+			[ "${_line##*:}" -ge "$N" ] || exit 1
+		done
+	}
 }
 
 # rx_done: every node but the source counts N more rx_frames than in s0
