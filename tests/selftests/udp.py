@@ -10,8 +10,9 @@ unicast and multicast), run inside network namespaces.
   udp.py recv-many [--ready FILE] NS,DEV,GROUP,PORT,OUT...
       The same for several receivers in one process (under TCG a Python
       start costs about a second): each socket is made in network
-      namespace NS (ip netns), joins GROUP on DEV and appends to OUT;
-      FILE is touched once all are ready.
+      namespace NS (ip netns), joins GROUP on DEV (an empty GROUP: a
+      plain IPv4 receiver on PORT) and appends to OUT; FILE is touched
+      once all are ready.
   udp.py send --dst ADDR --port P [--ifname DEV] --count N [--tag T]
               [--size BYTES] [--interval SECONDS] [--loop]
               [--until FILE] [--sent FILE]
