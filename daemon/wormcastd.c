@@ -574,7 +574,7 @@ struct sync_ctx {
 	const uint32_t *faults;	/* faulty links a trees or labels table carries */
 	uint32_t nfaults;
 	uint32_t crossed;	/* labels: hops of the path on a dead link */
-	uint32_t unlisted;	/* labels: dead links beyond the 256 listed */
+	uint32_t unlisted;	/* labels, two trees: dead links beyond 256 */
 	struct fabric_mem *m;	/* its cached fault-free table, its faults */
 	struct wcd_ftm_opts ftm;	/* ftmesh: detour resolved (0/1) */
 	uint32_t ftm_blocks, ftm_recs;	/* ftmesh: what compute found */
@@ -764,8 +764,10 @@ static int compute_two_trees(struct sync_ctx *sc, const struct wc_topo *t,
 	*len = m->base_len;
 	ndead = wc_dead_links(t, sc->faults, sc->nfaults, m->faults.nodes,
 			      m->faults.nnodes, dead, seen);
-	if (ndead > WORMCAST_TREES_MAX_FAULTS)
+	if (ndead > WORMCAST_TREES_MAX_FAULTS) {
+		sc->unlisted = ndead - WORMCAST_TREES_MAX_FAULTS;	/* logged */
 		ndead = WORMCAST_TREES_MAX_FAULTS;
+	}
 	err = wc_trees_table_set_faults(table, len, t, dead, ndead, &sc->why);
 out:
 	if (err) {
