@@ -2,6 +2,7 @@
 /* Hamiltonian labelings; see labeling.h. */
 #include "labeling.h"
 #include "sptree.h"
+#include "trees_table.h"
 
 static u32 snake2(u32 x, u32 y, u32 ncols)
 {
@@ -267,13 +268,29 @@ void wc_labeling_free(struct wc_labeling *lb)
 
 /* ------------------------------------------------- around faulty links */
 
-/* How many candidate paths wc_labeling_init_faults() walks on @t. */
+/*
+ * How many candidate paths wc_labeling_init_faults() walks on @t besides
+ * those from a failed node: the canonical path's symmetries (on S_n the
+ * best of them, star_pick()).
+ */
 static u32 ncandidates(const struct wc_topo *t)
 {
 	if ((t->kind == WC_TOPO_MESH || t->kind == WC_TOPO_TORUS) &&
 	    t->ndims == 2)
 		return 8;
 	return 1;
+}
+
+/*
+ * And how many from a failed node, with @nnodes failed: on S_n the two
+ * that start and end at the first; elsewhere one from the first (to the
+ * second, if two), none with three or more.
+ */
+static u32 nfrom_failed(const struct wc_topo *t, u32 nnodes)
+{
+	if (t->kind == WC_TOPO_STAR)
+		return nnodes ? 2 : 0;
+	return nnodes == 1 || nnodes == 2;
 }
 
 /*
@@ -477,6 +494,8 @@ static int search_path(const struct wc_topo *t, const u8 *dead, const u8 *down,
 			break;
 		}
 		if (!tried[l]) {	/* first visit of depth l: rank the steps */
+			u32 wt[PATH_SEARCH_PORTS];
+
 			nnext[l] = 0;
 			for (p = 0; p < t->nports; p++) {
 				u32 u = wc_topo_neighbor(t, v, p), k, w;
@@ -484,11 +503,12 @@ static int search_path(const struct wc_topo *t, const u8 *dead, const u8 *down,
 				if (!path_step(t, dead, down, seen, l, v, p, u))
 					continue;
 				w = onward(t, dead, down, seen, l + 1, u);
-				for (k = nnext[l]; k > 0 &&
-				     onward(t, dead, down, seen, l + 1,
-					    next[l][k - 1]) > w; k--)
+				for (k = nnext[l]; k > 0 && wt[k - 1] > w; k--) {
 					next[l][k] = next[l][k - 1];
+					wt[k] = wt[k - 1];
+				}
 				next[l][k] = u;
+				wt[k] = w;
 				nnext[l]++;
 			}
 		}
@@ -575,6 +595,25 @@ static bool core_path(const struct wc_topo *t, const struct grid_rect *r,
 }
 
 /*
+ * Append to the path in @succ, after node *@k, line @line of dimension
+ * @axis from @from to @to along the other dimension (@step: 1 or -1 as
+ * u32); *@k becomes the last node appended.
+ */
+static void walk_line(const struct wc_topo *t, u32 *succ, u32 *k, u32 axis,
+		      u32 line, u32 from, u32 to, u32 step)
+{
+	u32 c[2];
+
+	c[axis] = line;
+	for (c[!axis] = from;; c[!axis] += step) {
+		succ[*k] = grid_at(t, c[0], c[1]);
+		*k = succ[*k];
+		if (c[!axis] == to)
+			break;
+	}
+}
+
+/*
  * Add the strip on side (@axis, @up) of @r to the path in @succ, if the
  * path takes an edge along that side.
  */
@@ -583,7 +622,7 @@ static bool add_strip(const struct wc_topo *t, struct grid_rect *r, u32 axis,
 {
 	u32 o = !axis, side = up ? r->hi[axis] : r->lo[axis];
 	u32 near = up ? side + 1 : side - 1, far = up ? side + 2 : side - 2;
-	u32 i, c[2], k;
+	u32 i, k;
 
 	for (i = r->lo[o]; i < r->hi[o]; i++) {
 		u32 pa[2], pb[2], a, b, from, to, walk[2], step;
@@ -612,27 +651,9 @@ static bool add_strip(const struct wc_topo *t, struct grid_rect *r, u32 axis,
 		walk[1] = from < to ? r->hi[o] : r->lo[o];
 		step = from < to ? U32_MAX : 1;	/* towards walk[0] */
 		k = a;
-		c[axis] = near;
-		for (c[o] = from;; c[o] += step) {
-			succ[k] = grid_at(t, c[0], c[1]);
-			k = succ[k];
-			if (c[o] == walk[0])
-				break;
-		}
-		c[axis] = far;
-		for (c[o] = walk[0];; c[o] -= step) {
-			succ[k] = grid_at(t, c[0], c[1]);
-			k = succ[k];
-			if (c[o] == walk[1])
-				break;
-		}
-		c[axis] = near;
-		for (c[o] = walk[1];; c[o] += step) {
-			succ[k] = grid_at(t, c[0], c[1]);
-			k = succ[k];
-			if (c[o] == to)
-				break;
-		}
+		walk_line(t, succ, &k, axis, near, from, walk[0], step);
+		walk_line(t, succ, &k, axis, far, walk[0], walk[1], 0 - step);
+		walk_line(t, succ, &k, axis, near, walk[1], to, step);
 		succ[k] = b;
 		if (up)
 			r->hi[axis] += 2;
@@ -751,6 +772,43 @@ static void mark_dead(const struct wc_topo *t, u8 *dead, u32 a, u32 pa)
 	dead[(size_t)b * t->nports + wc_topo_reverse_port(t, a, pa)] = 1;
 }
 
+/*
+ * Candidate @k of wc_labeling_init_faults() into @cand (label -> node):
+ * first the ncandidates() symmetries of @base, the canonical path, then
+ * the nfrom_failed() paths from the failed node @nodes[0].  0, -ENOENT
+ * (no such path), -ENOMEM.
+ */
+static int candidate(const struct wc_topo *t, u32 k, const u32 *base,
+		     const u32 *links, u32 nlinks, const u32 *nodes, u32 nnodes,
+		     const u8 *dead, const u8 *down, u32 *cand)
+{
+	u32 nsym = ncandidates(t), crossed;
+	int err = -ENOENT;
+
+	if (t->kind == WC_TOPO_STAR) {
+		if (k < nsym)
+			return star_pick(t, base, links, nlinks, cand, &crossed);
+		star_candidate_at(t, base, nodes[0], k > nsym, cand);
+		return 0;
+	}
+	if (k < nsym) {
+		if (nsym == 8)
+			grid_candidate(t, k, cand);
+		else
+			memcpy(cand, base, t->nnodes * sizeof(u32));
+		return 0;
+	}
+	/* from a failed node (to the other, if two) */
+	if (!ends_colour_ok(t, nodes, nnodes))
+		return -ENOENT;
+	if (nnodes == 1 && nsym == 8)
+		err = grid_path(t, nodes[0], cand);
+	if (err == -ENOENT)
+		err = search_path(t, dead, down, nodes[0],
+				  64 * t->nnodes + 100000, cand);
+	return err;
+}
+
 int wc_labeling_init_faults(struct wc_labeling *lb, const struct wc_topo *t,
 			    const u32 *links, u32 nlinks, const u32 *nodes,
 			    u32 nnodes, u32 *crossed)
@@ -772,52 +830,28 @@ int wc_labeling_init_faults(struct wc_labeling *lb, const struct wc_topo *t,
 	if (!lb->dead || !down || !cand || !base)
 		goto fail;
 	memcpy(base, lb->node, t->nnodes * sizeof(u32));
+	err = -EINVAL;
+	if (!wc_faults_valid(t, links, nlinks, nodes, nnodes, NULL))
+		goto fail;
 	for (i = 0; i < nlinks; i++) {
-		err = -EINVAL;
-		if (!wc_link_real(t, links[i]))
-			goto fail;
 		wc_link_ends(t, links[i], &a, &pa, &b, &pb);
 		mark_dead(t, lb->dead, a, pa);
 	}
 	for (i = 0; i < nnodes; i++) {
-		err = -EINVAL;
-		if (nodes[i] >= t->nnodes)
-			goto fail;
 		down[nodes[i]] = 1;
 		for (pa = 0; pa < t->nports; pa++)
 			if (wc_topo_neighbor(t, nodes[i], pa) != WC_NO_NODE)
 				mark_dead(t, lb->dead, nodes[i], pa);
 	}
 	/* candidate k: label -> node into cand, its cost c; keep the best */
-	nc = t->kind == WC_TOPO_STAR ? 3 : ncandidates(t) + (nnodes == 1 || nnodes == 2);
+	nc = ncandidates(t) + nfrom_failed(t, nnodes);
 	for (k = 0; k < nc && best; k++) {
-		if (t->kind == WC_TOPO_STAR && !k) {
-			err = star_pick(t, base, links, nlinks, cand, &c);
-			if (err)
-				goto fail;
-		} else if (t->kind == WC_TOPO_STAR) {
-			if (!nnodes)
-				break;
-			star_candidate_at(t, base, nodes[0], k == 2, cand);
-		} else if (k == ncandidates(t)) {
-			/* from a failed node (to the other, if two) */
-			if (!ends_colour_ok(t, nodes, nnodes))
-				continue;
-			err = -ENOENT;
-			if (nnodes == 1 && ncandidates(t) == 8)
-				err = grid_path(t, nodes[0], cand);
-			if (err == -ENOENT)
-				err = search_path(t, lb->dead, down, nodes[0],
-						  64 * t->nnodes + 100000, cand);
-			if (err == -ENOMEM)
-				goto fail;
-			if (err)
-				continue;
-		} else if (ncandidates(t) == 8) {
-			grid_candidate(t, k, cand);
-		} else {
-			memcpy(cand, base, t->nnodes * sizeof(u32));
-		}
+		err = candidate(t, k, base, links, nlinks, nodes, nnodes, lb->dead,
+				down, cand);
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			goto fail;
 		c = path_cost(t, lb->dead, down, cand);
 		if (c >= best)
 			continue;
