@@ -368,32 +368,46 @@ static void test_rt_seeds(void)
 	free(a);
 }
 
-/* Eccentricity of @v by BFS over the topology. */
+/* Hops from @from to every node over the links not in @dead (U32_MAX: none). */
+static void live_dist(const struct wc_topo *t, const u8 *dead, u32 from,
+		      u32 *dist, u32 *queue)
+{
+	u32 head = 0, tail = 0, v, p;
+
+	for (v = 0; v < t->nnodes; v++)
+		dist[v] = U32_MAX;
+	dist[from] = 0;
+	queue[tail++] = from;
+	while (head < tail) {
+		v = queue[head++];
+		for (p = 0; p < t->nports; p++) {
+			u32 u = wc_topo_neighbor(t, v, p);
+
+			if (u == WC_NO_NODE || dead[wc_link_id(t, v, p)] ||
+			    dist[u] != U32_MAX)
+				continue;
+			dist[u] = dist[v] + 1;
+			queue[tail++] = u;
+		}
+	}
+}
+
+/* Eccentricity of @src by BFS over the topology. */
 static u32 ecc(const struct wc_topo *t, u32 src)
 {
 	u32 *d = malloc(t->nnodes * sizeof(*d)), *q = malloc(t->nnodes * sizeof(*q));
-	u32 head = 0, tail = 0, v, p, m = 0;
+	u8 *none = calloc(wc_link_space(t), 1);
+	u32 v, m = 0;
 
+	if (!d || !q || !none)
+		abort();
+	live_dist(t, none, src, d, q);
 	for (v = 0; v < t->nnodes; v++)
-		d[v] = U32_MAX;
-	d[src] = 0;
-	q[tail++] = src;
-	while (head < tail) {
-		u32 x = q[head++];
-
-		if (d[x] > m)
-			m = d[x];
-		for (p = 0; p < t->nports; p++) {
-			u32 y = wc_topo_neighbor(t, x, p);
-
-			if (y != WC_NO_NODE && d[y] == U32_MAX) {
-				d[y] = d[x] + 1;
-				q[tail++] = y;
-			}
-		}
-	}
+		if (d[v] > m)
+			m = d[v];
 	free(d);
 	free(q);
+	free(none);
 	return m;
 }
 
@@ -597,6 +611,7 @@ static void test_set_faults(void)
 	free(spam);
 }
 
+
 /*
  * Check the spam table @tab of @t against the links to avoid @f (@nf link
  * ids) and the faulty nodes @down (a flag per node, or NULL): a spanning
@@ -615,7 +630,7 @@ static bool check_spam_faults(const struct wc_topo *t, const void *tab,
 			      const char *what)
 {
 	const struct wormcast_trees *h;
-	u32 n = t->nnodes, v, i, in_tree = 0, nlisted = 0, head = 0, tail = 0;
+	u32 n = t->nnodes, v, i, in_tree = 0, nlisted = 0;
 	u32 *dist = malloc(n * sizeof(u32)), *queue = malloc(n * sizeof(u32));
 	u32 *depth = malloc(n * sizeof(u32));
 	u8 *dead = calloc(wc_link_space(t), 1), *tree = calloc(wc_link_space(t), 1);
@@ -687,23 +702,7 @@ static bool check_spam_faults(const struct wc_topo *t, const void *tab,
 	}
 	if (!crossed) {
 		/* BFS distances in the live graph: the tree's depths */
-		for (v = 0; v < n; v++)
-			dist[v] = U32_MAX;
-		dist[h->root[0]] = 0;
-		queue[tail++] = h->root[0];
-		while (head < tail) {
-			u32 x = queue[head++], p;
-
-			for (p = 0; p < t->nports; p++) {
-				u32 u = wc_topo_neighbor(t, x, p);
-
-				if (u == WC_NO_NODE || dead[wc_link_id(t, x, p)] ||
-				    dist[u] != U32_MAX)
-					continue;
-				dist[u] = dist[x] + 1;
-				queue[tail++] = u;
-			}
-		}
+		live_dist(t, dead, h->root[0], dist, queue);
 		for (v = 0; v < n; v++)
 			if ((!down || !down[v]) && dist[v] != depth[v]) {
 				diag("%s: node %u at level %u, live distance %u",
@@ -839,29 +838,6 @@ static void test_spam_faults(void)
 	}
 }
 
-/* Hops from @from to every node over the links not in @dead (U32_MAX: none). */
-static void live_dist(const struct wc_topo *t, const u8 *dead, u32 from,
-		      u32 *dist, u32 *queue)
-{
-	u32 head = 0, tail = 0, v, p;
-
-	for (v = 0; v < t->nnodes; v++)
-		dist[v] = U32_MAX;
-	dist[from] = 0;
-	queue[tail++] = from;
-	while (head < tail) {
-		v = queue[head++];
-		for (p = 0; p < t->nports; p++) {
-			u32 u = wc_topo_neighbor(t, v, p);
-
-			if (u == WC_NO_NODE || dead[wc_link_id(t, v, p)] ||
-			    dist[u] != U32_MAX)
-				continue;
-			dist[u] = dist[v] + 1;
-			queue[tail++] = u;
-		}
-	}
-}
 
 /*
  * wc_trees_table_spam_faults() with faulty nodes: 1 to 3 random faulty
