@@ -41,13 +41,8 @@ table_scheme() {
 	wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme // "none"'
 }
 
-# counter NODE NAME: one of the node's counters (wormctl stats -j).
-counter() {
-	wormctl -j stats wc | jq ".[0].per_node[] | select(.node == $1) | .counters.$2"
-}
-
-# counters NODE NAME...: several of them, on one line (one wormctl and one
-# jq: under TCG every exec costs).
+# counters NODE NAME...: some of the node's counters (wormctl stats -j), on
+# one line (one wormctl and one jq: under TCG every exec costs).
 counters() {
 	_node=$1 _fields=""
 	shift
@@ -221,7 +216,7 @@ mp_run() {
 
 	# a lost relay loses its range, counted at the source
 	check "multiphase: link 6-10 failed" wormctl fault add wc link 6 10
-	fd0=$(counter $MP_SRC fault_drops)
+	fd0=$(counters $MP_SRC fault_drops)
 	check "multiphase: send $N datagrams with link 6-10 down" \
 		nsx "n$MP_SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
 		--ifname "wcn$MP_SRC" --count $N --tag mpf --size 300
@@ -230,7 +225,7 @@ mp_run() {
 		for id in $MEMBERS; do
 			d=$((d + $(grep -c "^mpf " "$WC_TMP/got4.$id" 2>/dev/null)))
 		done
-		echo "$d $(($(counter $MP_SRC fault_drops) - fd0))"
+		echo "$d $(($(counters $MP_SRC fault_drops) - fd0))"
 	}
 	mp_balanced() {
 		set -- $(mp_accounted)

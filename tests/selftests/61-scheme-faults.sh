@@ -111,25 +111,39 @@ dups() {
 		index($0, p) == 1 && seen[$0]++ { d++ } END { print d + 0 }'
 }
 
-# used_link: "A B", a link the probe's worms crossed (busy grew), one into a
-# member if there is one, from the two "stats --links" snapshots
-used_link() {
-	jq -nr --slurpfile a "$WC_TMP/links0" --slurpfile b "$WC_TMP/links1" \
-		--argjson m "$(echo $MEMBERS | tr ' ' '\n' | jq -sc .)" '
-		[$b[0][0].links | to_entries[] | .key as $i | .value |
-		 select(.busy > $a[0][0].links[$i].busy)] as $used |
-		($used | map(select(.peer as $p | $m | index($p)))) + $used |
-		.[0] // empty | "\(.node) \(.peer)"'
+# used_links: "A B" per link the probe's worms crossed (busy grew between
+# the two "stats --links" snapshots), in the kernel's order
+used_links() {
+	jq -nr --slurpfile a "$WC_TMP/links0" --slurpfile b "$WC_TMP/links1" '
+		$b[0][0].links | to_entries[] | .key as $i | .value |
+		select(.busy > $a[0][0].links[$i].busy) | "\(.node) \(.peer)"'
 }
 
-# used_node: a node the probe's worms crossed that is neither the source,
-# a member nor the non-member (its links' busy grew)
+# used_link: "A B", a used link, one into a member if there is one
+used_link() {
+	used_links | {
+		first=""
+		while read -r a b; do
+			case " $MEMBERS " in *" $b "*) echo "$a $b"; exit ;; esac
+			[ -n "$first" ] || first="$a $b"
+		done
+		[ -z "$first" ] || echo "$first"
+	}
+}
+
+# used_node: a node of a used link that is neither the source, a member
+# nor the non-member
 used_node() {
-	jq -nr --slurpfile a "$WC_TMP/links0" --slurpfile b "$WC_TMP/links1" \
-		--argjson x "$(echo $SRC $MEMBERS $OTHERS | tr ' ' '\n' | jq -sc .)" '
-		[$b[0][0].links | to_entries[] | .key as $i | .value |
-		 select(.busy > $a[0][0].links[$i].busy) | .node, .peer |
-		 select(. as $n | $x | index($n) | not)] | .[0] // empty'
+	used_links | {
+		while read -r a b; do
+			for n in $a $b; do
+				case " $SRC $MEMBERS $OTHERS " in
+				*" $n "*) ;;
+				*) echo "$n"; exit ;;
+				esac
+			done
+		done
+	}
 }
 
 # fabric TOPO-ARGS...: fabric wc, its nodes in namespaces, receivers started

@@ -31,8 +31,6 @@ import struct
 import sys
 import time
 
-import wcnl
-
 
 def family_of(addr):
     return socket.AF_INET6 if ipaddress.ip_address(addr).version == 6 \
@@ -85,6 +83,7 @@ def recv(args):
 
 
 def recv_many(args):
+    import wcnl  # here only: its ctypes would slow every sender's start
     socks = {}
     for spec in args.specs:
         ns, ifname, group, port, out = spec.split(',')
