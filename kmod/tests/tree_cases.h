@@ -1063,7 +1063,6 @@ static void case_tree_spam_faults(CASE_CTX *ctx)
 	}
 	/* traffic with the four links failed in the engine */
 	h->nfaults = 4;
-	memcpy(ct->h, h, ct->len);
 	wc_free(ct->h);
 	ct->h = h;
 	ct->len += 4 * fsz;
