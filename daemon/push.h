@@ -27,6 +27,7 @@ struct wcd_fabric_view {
 	char name[64];
 	uint32_t topology, ndims, dims[3], nnodes;
 	uint32_t vcs;		/* WORMCAST_PARAM_VCS, 0 if not reported */
+	uint32_t fault_info;	/* WORMCAST_PARAM_FAULT_INFO, 0 (global) if not */
 	bool has_scheme;	/* WORMCAST_PARAM_MULTICAST present */
 	uint32_t scheme;
 	uint32_t gen;		/* WORMCAST_A_TABLE_GEN */

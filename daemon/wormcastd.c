@@ -118,6 +118,7 @@ struct fabric_mem {
 	/* the faults the table we pushed (pushed_gen) was computed from */
 	uint32_t pushed_faults_seq;
 	struct wcd_ftm_opts pushed_ftm;	/* ftmesh: detour resolved (0/1) */
+	uint32_t pushed_fault_info;	/* two trees: rebuilt under global only */
 	/*
 	 * The last fault-free trees table computed (malloc'ed): a fault
 	 * changes only the faulty links, so the trees (an "rt" pair takes
@@ -459,6 +460,7 @@ static const char *req_error(const struct daemon_state *st, int err, char *buf,
 static struct nla_policy param_policy[WORMCAST_PARAM_MAX + 1] = {
 	[WORMCAST_PARAM_VCS] = { .type = NLA_U32 },
 	[WORMCAST_PARAM_MULTICAST] = { .type = NLA_U32 },
+	[WORMCAST_PARAM_FAULT_INFO] = { .type = NLA_U8 },
 };
 
 /* Fill @v from a FABRIC_GET reply (merging the parts of a split dump). */
@@ -497,6 +499,8 @@ static int parse_view(struct nlmsghdr *nlh, struct wcd_fabric_view *v)
 		}
 		if (pt[WORMCAST_PARAM_VCS])
 			v->vcs = nla_get_u32(pt[WORMCAST_PARAM_VCS]);
+		if (pt[WORMCAST_PARAM_FAULT_INFO])
+			v->fault_info = nla_get_u8(pt[WORMCAST_PARAM_FAULT_INFO]);
 	}
 	if (tb[WORMCAST_A_TABLE_GEN])
 		v->gen = nla_get_u32(tb[WORMCAST_A_TABLE_GEN]);
@@ -579,6 +583,7 @@ struct sync_ctx {
 	struct wcd_ftm_opts ftm;	/* ftmesh: detour resolved (0/1) */
 	uint32_t ftm_blocks, ftm_recs;	/* ftmesh: what compute found */
 	struct wc_spam_faults spam;	/* spam: what compute did with them */
+	struct wc_two_faults two;	/* dstm-1, dstm-2, rt: the same */
 };
 
 static int op_refresh(void *ctx, struct wcd_fabric_view *v)
@@ -733,10 +738,10 @@ static int fault_free_table(struct sync_ctx *sc, const struct wc_topo *t,
 }
 
 /*
- * A two-tree table: the fault-free one and the fabric's dead links (the
- * faulty links, then the failed nodes' links: a tree in which a failed
- * node cuts the way is not taken when the other is good; the first
- * WORMCAST_TREES_MAX_FAULTS).
+ * A two-tree table around the fabric's faults (wc_trees_table_two_faults()):
+ * the fault-free trees while one of them joins every live node, else,
+ * under fault-info global, trees rebuilt on the live links where the live
+ * links have two; the dead links listed.
  */
 static int compute_two_trees(struct sync_ctx *sc, const struct wc_topo *t,
 			     const struct wcd_fabric_view *v, uint32_t scheme,
@@ -744,38 +749,15 @@ static int compute_two_trees(struct sync_ctx *sc, const struct wc_topo *t,
 {
 	const struct fabric_mem *m = sc->m;
 	int err = m ? fault_free_table(sc, t, v, scheme) : -EINVAL;
-	uint32_t *dead = NULL, ndead = 0;
-	uint8_t *seen = NULL;
 
 	if (err)
 		return err;
-	if (!wc_faults_valid(t, sc->faults, sc->nfaults, m->faults.nodes,
-			     m->faults.nnodes, &sc->why))
-		return -EINVAL;
-	*table = malloc(m->base_len);
-	dead = malloc(((size_t)sc->nfaults +
-		       (size_t)m->faults.nnodes * t->nports + 1) * sizeof(*dead));
-	seen = calloc(wc_link_space(t), 1);
-	if (!*table || !dead || !seen) {
-		err = -ENOMEM;
-		goto out;
-	}
-	memcpy(*table, m->base, m->base_len);
-	*len = m->base_len;
-	ndead = wc_dead_links(t, sc->faults, sc->nfaults, m->faults.nodes,
-			      m->faults.nnodes, dead, seen);
-	if (ndead > WORMCAST_TREES_MAX_FAULTS) {
-		sc->unlisted = ndead - WORMCAST_TREES_MAX_FAULTS;	/* logged */
-		ndead = WORMCAST_TREES_MAX_FAULTS;
-	}
-	err = wc_trees_table_set_faults(table, len, t, dead, ndead, &sc->why);
-out:
-	if (err) {
-		free(*table);
-		*table = NULL;
-	}
-	free(dead);
-	free(seen);
+	err = wc_trees_table_two_faults(t, m->base, m->base_len, sc->faults,
+					sc->nfaults, m->faults.nodes,
+					m->faults.nnodes,
+					v->fault_info == WORMCAST_FAULT_INFO_GLOBAL,
+					table, len, &sc->two, &sc->why);
+	sc->unlisted = sc->two.unlisted;	/* logged */
 	return err;
 }
 
@@ -1007,12 +989,22 @@ static bool table_is_ours(const struct fabric_mem *m,
 	       m->pushed_gen == gen;
 }
 
-/* Does the fabric's current trees or labels table carry other faults? */
+/*
+ * Does the fabric's current trees or labels table carry other faults, or
+ * two trees computed for the other fault-info (rebuilt under global only)?
+ */
 static bool faults_stale(const struct fabric_mem *m,
 			 const struct wcd_fabric_view *v)
 {
-	return wcd_carries_links(v->scheme) &&
-	       wcd_faults_stale(&m->faults, v->scheme, table_is_ours(m, v),
+	bool ours = table_is_ours(m, v);
+
+	if (!wcd_carries_links(v->scheme))
+		return false;
+	if (ours && wc_mcast_two_trees(v->scheme) &&
+	    (m->faults.nlinks || m->faults.nnodes) &&
+	    m->pushed_fault_info != v->fault_info)
+		return true;
+	return wcd_faults_stale(&m->faults, v->scheme, ours,
 				m->pushed_faults_seq);
 }
 
@@ -1253,9 +1245,21 @@ static void faults_log(const struct fabric_mem *m, const struct sync_ctx *sc,
 			 ", faulty nodes %u (put at the ends of the path where it can be: never transited, worms to them absorbed and counted)",
 			 m->faults.nnodes);
 	else if (wc_mcast_two_trees(scheme) && m->faults.nnodes)
+		snprintf(extra + at, size - at, ", faulty nodes %u (%s)",
+			 m->faults.nnodes, sc->two.rebuilt ?
+			 "leaves of both trees, worms to them absorbed and counted" :
+			 sc->two.clean ?
+			 "their links listed: a tree joins every live node, the sources take it" :
+			 "their links listed: a worm takes a tree that avoids them when one does, else it is absorbed and counted");
+	at = strlen(extra);
+	if (wc_mcast_two_trees(scheme) && sc->two.rebuilt)
 		snprintf(extra + at, size - at,
-			 ", faulty nodes %u (their links listed: a worm takes a tree that avoids them when one does, else it is absorbed and counted)",
-			 m->faults.nnodes);
+			 ", trees rebuilt on the live links (neither fault-free tree joined every live node)");
+	else if (wc_mcast_two_trees(scheme) && !sc->two.clean)
+		snprintf(extra + at, size - at, ", trees kept (%s)",
+			 m->pushed_fault_info == WORMCAST_FAULT_INFO_LOCAL ?
+			 "fault-info local" :
+			 "the live links have no two edge-disjoint spanning trees");
 	at = strlen(extra);
 	if (scheme == WORMCAST_MCAST_SPAM && sc->spam.crossed)
 		snprintf(extra + at, size - at,
@@ -1354,6 +1358,7 @@ static void sync_fabric(struct daemon_state *st, struct wcd_fabric_view *v)
 				view_table_gen(v, wc_mcast_table_kind(res.scheme));
 		m->pushed_opts = sc.opts;
 		m->pushed_ftm = sc.ftm;
+		m->pushed_fault_info = v->fault_info;
 		m->pushed_faults_seq = m->faults.seq;
 		if (wcd_follows_faults(res.scheme))
 			faults_log(m, &sc, res.scheme, extra, sizeof(extra));

@@ -600,3 +600,207 @@ out_free:
 	free(down);
 	return err;
 }
+
+/*
+ * Whether tree @k of table @h joins every live node (not @down) without a
+ * link flagged in @dead: every live node has the same top, the first node
+ * up from it whose parent link is dead (or the root).  @top and @stack
+ * have room for nnodes.
+ */
+static bool tree_joins_live(const struct wc_topo *t,
+			    const struct wormcast_trees *h, u32 k,
+			    const u8 *dead, const u8 *down, u32 *top,
+			    u32 *stack)
+{
+	const u8 *pp = h->parent_port + (size_t)k * h->nnodes;
+	u32 n = h->nnodes, v, x, ns, first = WC_NO_NODE;
+
+	for (v = 0; v < n; v++)
+		top[v] = WC_NO_NODE;
+	for (v = 0; v < n; v++) {
+		for (x = v, ns = 0; top[x] == WC_NO_NODE; ) {
+			u32 link = x == h->root[k] ? WC_NO_LINK :
+				   wc_link_id(t, x, pp[x]);
+
+			if (link == WC_NO_LINK || dead[link]) {
+				top[x] = x;
+				break;
+			}
+			if (ns == n)
+				return false;	/* not a tree */
+			stack[ns++] = x;
+			x = wc_topo_neighbor(t, x, pp[x]);
+		}
+		while (ns)
+			top[stack[--ns]] = top[x];
+		if (down[v])
+			continue;
+		if (first == WC_NO_NODE)
+			first = top[v];
+		else if (top[v] != first)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Two edge-disjoint spanning trees of @t on the links not in @dead, the
+ * failed nodes (@down) hung from tree k by their k-th link to a live node
+ * that is not @faulty; rooted at their centroids.  -ENOENT when there are
+ * none (too few live links, or a failed node with fewer than two such
+ * links), -ENOMEM.
+ */
+static int trees_around(const struct wc_topo *t, const u8 *dead,
+			const u8 *faulty, const u8 *down,
+			struct wc_sptree trees[2])
+{
+	u32 nl = wc_topo_nlinks(t), m, x, v, p, k, norder = 0, nlive = 0;
+	u32 first_live = WC_NO_NODE;
+	struct wc_graph_edge *edges = malloc(nl * sizeof(*edges));
+	u32 *link_of = malloc(nl * sizeof(*link_of));
+	u32 *order = malloc(nl * sizeof(*order));
+	u8 *forest = malloc(nl), *set = malloc(wc_link_space(t));
+	int placed, err = -ENOMEM;
+
+	if (!edges || !link_of || !order || !forest || !set)
+		goto out;
+	for (v = 0; v < t->nnodes; v++)
+		if (!down[v] && nlive++ == 0)
+			first_live = v;
+	err = -ENOENT;
+	if (nlive < 2)
+		goto out;
+	m = wc_rt_topo_edges(t, edges, link_of);
+	for (x = 0; x < m; x++)
+		if (!dead[link_of[x]])
+			order[norder++] = x;
+	placed = wc_rt_partition(t->nnodes, edges, m, order, norder, 2, forest);
+	if (placed < 0) {
+		err = placed;
+		goto out;
+	}
+	if ((u32)placed != 2 * (nlive - 1))
+		goto out;
+	for (k = 0; k < 2; k++) {
+		memset(set, 0, wc_link_space(t));
+		for (x = 0; x < m; x++)
+			if (forest[x] == k)
+				set[link_of[x]] = 1;
+		for (v = 0; v < t->nnodes; v++) {
+			u32 seen = 0, link = WC_NO_LINK;
+
+			if (!down[v])
+				continue;
+			for (p = 0; p < t->nports && seen <= k; p++) {
+				u32 nb = wc_topo_neighbor(t, v, p);
+
+				if (nb == WC_NO_NODE || down[nb])
+					continue;
+				link = wc_link_id(t, v, p);
+				if (!faulty[link])
+					seen++;
+			}
+			if (seen <= k)
+				goto out_trees;	/* err is -ENOENT */
+			set[link] = 1;
+		}
+		err = wc_sptree_from_links(&trees[k], t, first_live, set);
+		if (err) {
+			if (err == -EINVAL)
+				err = -ENOENT;
+			goto out_trees;
+		}
+	}
+	err = reroot_centroids(trees);
+	goto out;
+out_trees:
+	if (k)
+		wc_sptree_free(&trees[0]);
+out:
+	free(edges);
+	free(link_of);
+	free(order);
+	free(forest);
+	free(set);
+	return err;
+}
+
+int wc_trees_table_two_faults(const struct wc_topo *t, const void *base,
+			      size_t base_len, const u32 *links, u32 nlinks,
+			      const u32 *nodes, u32 nnodes, bool rebuild,
+			      void **table, size_t *len,
+			      struct wc_two_faults *res, const char **why)
+{
+	const struct wormcast_trees *h;
+	struct wc_sptree trees[2];
+	u32 *dead_ids = NULL, *top = NULL, *stack = NULL, ndead, i;
+	u8 *dead = NULL, *faulty = NULL, *down = NULL;
+	int err;
+
+	*table = NULL;
+	*len = 0;
+	memset(res, 0, sizeof(*res));
+	err = wc_trees_table_parse(base, base_len, &h, why);
+	if (err)
+		return err;
+	if (h->ntrees != 2 || h->nnodes != t->nnodes)
+		return fail(why, "not a two-tree table of this topology");
+	if (!wc_faults_valid(t, links, nlinks, nodes, nnodes, why))
+		return -EINVAL;
+	err = -ENOMEM;
+	dead_ids = malloc(((size_t)nlinks + (size_t)nnodes * t->nports + 1) *
+			  sizeof(*dead_ids));
+	dead = calloc(wc_link_space(t), 1);
+	faulty = calloc(wc_link_space(t), 1);
+	down = calloc(t->nnodes, 1);
+	top = malloc(t->nnodes * sizeof(*top));
+	stack = malloc(t->nnodes * sizeof(*stack));
+	if (!dead_ids || !dead || !faulty || !down || !top || !stack)
+		goto out;
+	ndead = wc_dead_links(t, links, nlinks, nodes, nnodes, dead_ids, dead);
+	for (i = 0; i < nlinks; i++)
+		faulty[links[i]] = 1;
+	for (i = 0; i < nnodes; i++)
+		down[nodes[i]] = 1;
+	res->clean = tree_joins_live(t, h, 0, dead, down, top, stack) ||
+		     tree_joins_live(t, h, 1, dead, down, top, stack);
+	err = -ENOENT;
+	if (!res->clean && rebuild)
+		err = trees_around(t, dead, faulty, down, trees);
+	if (!err) {
+		err = emit(h->scheme, trees, 2, table, len);
+		wc_sptree_free(&trees[0]);
+		wc_sptree_free(&trees[1]);
+		res->rebuilt = !err;
+	} else if (err == -ENOENT) {
+		err = 0;
+		*table = malloc(base_len);
+		if (*table) {
+			memcpy(*table, base, base_len);
+			*len = base_len;
+		} else {
+			err = -ENOMEM;
+		}
+	}
+	if (err)
+		goto out;
+	if (ndead > WORMCAST_TREES_MAX_FAULTS) {
+		res->unlisted = ndead - WORMCAST_TREES_MAX_FAULTS;
+		ndead = WORMCAST_TREES_MAX_FAULTS;
+	}
+	res->listed = ndead;
+	err = wc_trees_table_set_faults(table, len, t, dead_ids, ndead, why);
+	if (err) {
+		free(*table);
+		*table = NULL;
+		*len = 0;
+	}
+out:
+	free(dead_ids);
+	free(dead);
+	free(faulty);
+	free(down);
+	free(top);
+	free(stack);
+	return err;
+}

@@ -140,6 +140,42 @@ bool wc_faults_valid(const struct wc_topo *t, const u32 *links, u32 nlinks,
 u32 wc_dead_links(const struct wc_topo *t, const u32 *links, u32 nlinks,
 		  const u32 *nodes, u32 nnodes, u32 *out, u8 *seen);
 
+/* What wc_trees_table_two_faults() did with the faulty links and nodes. */
+struct wc_two_faults {
+	u32 listed;	/* dead links in the table */
+	u32 unlisted;	/* dead links beyond the 256 listed */
+	bool clean;	/* a tree of @base joins every live node */
+	bool rebuilt;	/* trees rebuilt on the live links */
+};
+
+/*
+ * The table of a two-tree scheme (dstm-1, dstm-2, rt) on @t with the
+ * faulty links @links and the failed nodes @nodes (@nlinks, @nnodes ids,
+ * wc_faults_valid()), from its fault-free table @base (@base_len bytes):
+ *
+ *  - when a tree of @base joins every live node without a dead link
+ *    (section 7: one faulty link always leaves one such tree), @base's
+ *    trees;
+ *  - else, when @rebuild is set, two edge-disjoint spanning trees of the
+ *    live links (neither faulty nor a failed node's: wc_rt_partition()
+ *    in link id order), each failed node hung from each tree by a link of
+ *    its own to a live node, rooted at their centroids: no worm transits
+ *    a failed node or crosses a faulty link.  On an n x m torus (2nm
+ *    links, two trees take 2(nm - 1)) that is possible with one failed
+ *    node and no other fault, or with at most two faulty links;
+ *  - else (or when the live links have no two such trees) @base's trees.
+ *
+ * Either way the dead links (the faulty ones, then the failed nodes'
+ * links, wc_dead_links()) are listed, the first WORMCAST_TREES_MAX_FAULTS,
+ * so that a source takes the tree that avoids them when one does.
+ * *@table is malloc'ed.  0, -EINVAL with *@why, -ENOMEM.
+ */
+int wc_trees_table_two_faults(const struct wc_topo *t, const void *base,
+			      size_t base_len, const u32 *links, u32 nlinks,
+			      const u32 *nodes, u32 nnodes, bool rebuild,
+			      void **table, size_t *len,
+			      struct wc_two_faults *res, const char **why);
+
 /* What wc_trees_table_spam_faults() did with the faulty links and nodes. */
 struct wc_spam_faults {
 	u32 listed;	/* in the table: avoided by the tree and its cross links */

@@ -27,10 +27,12 @@
 #    that meet the link before the re-push are absorbed and counted in
 #    the source's fault_drops.
 #
-# Then the same with a node, under spam and hamiltonian: a node the route
-# transits fails; wormcastd re-pushes a tree from which the node hangs as a
-# leaf, or labels whose path ends at the node (its other links listed),
-# and again every datagram after it is read exactly once, none counted.
+# Then the same with a node, under spam, hamiltonian and rt: a node the
+# route transits fails (under rt one that both trees transit); wormcastd
+# re-pushes a tree from which the node hangs as a leaf (its other links
+# listed), labels whose path ends at the node, or two trees rebuilt on the
+# live links with the node a leaf of both (all its links listed), and
+# again every datagram after it is read exactly once, none counted.
 #
 # For the whole round, sent x members = copies read + fault_drops exactly,
 # no other drop counter moves, the non-member gets nothing, and "wormctl
@@ -131,19 +133,38 @@ used_link() {
 	}
 }
 
-# used_node: a node of a used link that is neither the source, a member
-# nor the non-member
+# used_node [CANDIDATES]: a node of a used link that is neither the
+# source, a member nor the non-member (one of CANDIDATES if given)
 used_node() {
 	used_links | {
 		while read -r a b; do
 			for n in $a $b; do
 				case " $SRC $MEMBERS $OTHERS " in
-				*" $n "*) ;;
-				*) echo "$n"; exit ;;
+				*" $n "*) continue ;;
+				esac
+				case " ${1:-$n} " in
+				*" $n "*) echo "$n"; exit ;;
 				esac
 			done
 		done
 	}
+}
+
+# both_transit W: the nodes of a W x W torus that both trees of its
+# two-tree table transit (tree degree 2 or more in each)
+both_transit() {
+	wormctl -j table show -v wc | jq -r --argjson w "$1" '
+		def nbr($v; $p): [[1, 0], [-1, 0], [0, 1], [0, -1]][$p] as $d |
+			($v % $w + $d[0] + $w) % $w +
+			$w * ((($v / $w | floor) + $d[1] + $w) % $w);
+		[.[] | select(.parent_port)][0].parent_port |
+		map(. as $pp | [$pp | to_entries[] | select(.value != null) |
+				nbr(.key; .value)] as $par |
+			[range($pp | length) | . as $v |
+				([$par[] | select(. == $v)] | length) +
+				(if $pp[$v] == null then 0 else 1 end)]) |
+		. as $deg | range($deg[0] | length) |
+		select($deg[0][.] >= 2 and $deg[1][.] >= 2)' | tr '\n' ' '
 }
 
 # fabric TOPO-ARGS...: fabric wc, its nodes in namespaces, receivers started
@@ -232,12 +253,33 @@ round() {
 	wait_for 30 each_has "$tag-during" 3
 	wormctl -j stats wc --links >"$WC_TMP/links1"
 	if [ "$kind" = node ]; then
-		A=$(used_node)
-		# the table lists the node's links but the one it hangs by
-		fault="node $A" what="node $A" nf=$(($(degree "${A:-0}") - 1))
 		case $s in
-		spam) logged="faulty nodes 1 (1 leaves of the tree.*" ;;
-		*) logged="faulty nodes 1 (put at the ends of the path.*" ;;
+		rt)
+			# one that neither tree can do without: the trees are rebuilt
+			cand=$(both_transit 4)
+			A=$(used_node "$cand")
+			for n in $cand; do
+				case " $SRC $MEMBERS $OTHERS " in
+				*" $n "*) ;;
+				*) A=${A:-$n} ;;
+				esac
+			done
+			;;
+		*) A=$(used_node) ;;
+		esac
+		fault="node $A" what="node $A" nf=$(degree "${A:-0}")
+		# the table lists the node's links but the one it hangs by
+		# (rt: all of them, hanging by one in each tree)
+		case $s in
+		spam)
+			nf=$((nf - 1))
+			logged="faulty nodes 1 (1 leaves of the tree.*"
+			;;
+		rt) logged="faulty nodes 1 (leaves of both trees.*trees rebuilt on the live links.*" ;;
+		*)
+			nf=$((nf - 1))
+			logged="faulty nodes 1 (put at the ends of the path.*"
+			;;
 		esac
 	else
 		# shellcheck disable=SC2046
@@ -330,6 +372,7 @@ if fabric topology mesh dims 4x4 multicast spam; then
 fi
 if fabric topology torus dims 4x4 multicast rt; then
 	round rt
+	round rt node
 	fabric_done
 fi
 MEMBERS="7 13 23" OTHERS="3"

@@ -13,7 +13,8 @@
  *  - the contrast: the same traffic on the table without the fault (the
  *    table before the daemon re-pushed) has worms absorbed and counted,
  *    delivered + fault_drops = sent x members;
- *  - a failed node, its links listed (failed_nodes()).
+ *  - a failed node, its links listed, and the trees wormcastd rebuilds
+ *    around it when neither avoids it (failed_nodes()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -388,7 +389,7 @@ static u32 part_top(const struct wc_sptree *tr, u32 f, u32 v)
 static void failed_nodes(u32 scheme)
 {
 	u32 dims[2] = { 5, 5 }, n, f, j, k, p, saved = 0, lost_ok = 0, bad = 0;
-	u32 nmsg = 0, cut = 0;
+	u32 nmsg = 0, cut = 0, rebuilt = 0, pushed_bad = 0;
 	const char *why = NULL, *name = wc_mcast_scheme_name(scheme);
 	struct case_rec *r = case_rec_new(NULL, 64);
 	struct wc_sptree trees[2];
@@ -409,10 +410,11 @@ static void failed_nodes(u32 scheme)
 	for (f = 0; f < n; f++) {
 		u32 dead[4], nd = 0;
 		struct wc_engine_stats es;
-		struct wc_tree_set ts;
-		struct wc_engine *e;
-		void *tab = malloc(blen);
-		size_t len = blen;
+		struct wc_tree_set ts, ts2;
+		struct wc_engine *e, *e2;
+		struct wc_two_faults res;
+		void *tab = malloc(blen), *tab2 = NULL;
+		size_t len = blen, len2;
 
 		for (p = 0; p < t.nports; p++)
 			dead[nd++] = wc_link_id(&t, f, p);
@@ -424,8 +426,22 @@ static void failed_nodes(u32 scheme)
 			free(tab);
 			break;
 		}
+		/* what wormcastd pushes: the trees rebuilt if neither joins the others */
+		if (wc_trees_table_two_faults(&t, base, blen, NULL, 0, &f, 1, true,
+					      &tab2, &len2, &res, &why) ||
+		    wc_tree_set_build(&ts2, &t, tab2, len2, &why)) {
+			ok(0, "%s: wormcastd's table around node %u (%s)", name, f,
+			   why ? why : "");
+			wc_tree_set_free(&ts);
+			free(tab);
+			free(tab2);
+			break;
+		}
+		rebuilt += res.rebuilt;
 		e = new_engine(r, &t);
 		wc_engine_fault_node(e, f, true, NULL);
+		e2 = new_engine(r, &t);
+		wc_engine_fault_node(e2, f, true, NULL);
 		for (j = 0; j < 20; j++) {
 			u32 d[WC_MAX_NODES], m = 0, src = tu_rand_hi(&st, n), i;
 			u32 want = 2 + tu_rand_hi(&st, 8);
@@ -465,16 +481,31 @@ static void failed_nodes(u32 scheme)
 			}
 			wc_free(msg->hdr);
 			wc_free(msg);
+			/* the same on wormcastd's table: every one delivered */
+			r->nd = 0;
+			msg = submit(e2, src, d, m, 0);
+			run_idle(e2, &ts2);
+			pushed_bad += r->nd != m || msg->fault_lost;
+			wc_free(msg->hdr);
+			wc_free(msg);
 		}
 		wc_engine_get_stats(e, &es);
 		bad += es.route_errors + es.deadlocks;
+		wc_engine_get_stats(e2, &es);
+		pushed_bad += es.route_errors + es.deadlocks + (u32)es.fault_drops;
 		wc_engine_destroy(e);
+		wc_engine_destroy(e2);
 		wc_tree_set_free(&ts);
+		wc_tree_set_free(&ts2);
 		free(tab);
+		free(tab2);
 	}
 	ok(!bad && saved > 0,
 	   "%s 5x5, every node failed in turn with its links listed: %u multicasts among the others; every one with a tree that avoids the node delivered exactly once, nothing absorbed (%u of them by the one tree that does); %u with none: delivered + fault_drops = members",
 	   name, nmsg, saved, cut);
+	ok(f == n && !pushed_bad && rebuilt > 0,
+	   "%s 5x5, the same on the tables wormcastd pushes (trees rebuilt on the live links for %u of the %u nodes): all %u delivered exactly once, nothing absorbed",
+	   name, rebuilt, n, nmsg);
 	diag("%s: %u of the %u cut ones lost a member", name, lost_ok, cut);
 	for (k = 0; k < 2; k++)
 		wc_sptree_free(&trees[k]);

@@ -987,6 +987,252 @@ static void test_spam_faulty_nodes(void)
 	}
 }
 
+/*
+ * Whether tree @k of @h joins every live node (not @down) over its links
+ * that are not @dead (link_key() ids): union-find.
+ */
+static bool joins_live(const struct wc_topo *t, const struct wormcast_trees *h,
+		       u32 k, const u8 *dead, const u8 *down)
+{
+	const u8 *pp = h->parent_port + (size_t)k * h->nnodes;
+	u32 n = h->nnodes, v, first = WC_NO_NODE;
+	u32 *uf = malloc(n * sizeof(*uf));
+	bool joined = true;
+
+	for (v = 0; v < n; v++)
+		uf[v] = v;
+	for (v = 0; v < n; v++)
+		if (pp[v] != WORMCAST_NO_PORT && !dead[link_key(t, v, pp[v])])
+			uf[find(uf, v)] = find(uf, wc_topo_neighbor(t, v, pp[v]));
+	for (v = 0; v < n && joined; v++) {
+		if (down[v])
+			continue;
+		if (first == WC_NO_NODE)
+			first = find(uf, v);
+		joined = find(uf, v) == first;
+	}
+	free(uf);
+	return joined;
+}
+
+/* One fault set on a two-tree table: what two_faults() must give. */
+struct two_case {
+	u32 nodes[2], nn, links[3], nl;
+};
+
+/*
+ * Check wc_trees_table_two_faults() on @c against @base.  Independent
+ * prediction: the base trees are kept when one joins the live nodes
+ * ("clean"); else, with @rebuild, trees are rebuilt exactly when the live
+ * links number at least 2 (live nodes - 1): on a 4-edge-connected torus
+ * the fault sets tried (one failed node alone, at most two faulty links,
+ * or fewer live links than that) have two edge-disjoint spanning trees
+ * exactly then (Nash-Williams and Tutte; Documentation/faults.rst).
+ * Counts a rebuild in *@nrebuilt and a clean base in *@nclean.
+ */
+static bool check_two_faults(const struct wc_topo *t, const void *base,
+			     size_t blen, const struct two_case *c,
+			     bool rebuild, u32 *nrebuilt, u32 *nclean,
+			     const char *what)
+{
+	const struct wormcast_trees *bh = base, *h;
+	struct wc_two_faults r;
+	struct wc_tree_set set;
+	u32 i, p, v, k, ndead = 0, nlive = 0, nlinks = 0, deg[2][64 * 64];
+	u8 *dead = calloc((size_t)t->nnodes * t->nports, 1);
+	u8 *used = calloc((size_t)t->nnodes * t->nports, 1);
+	u8 *down = calloc(t->nnodes, 1);
+	const char *why = NULL;
+	bool clean, want_rebuilt, good = true;
+	char msg[160] = "";
+	void *tab = NULL;
+	size_t len;
+
+	for (i = 0; i < c->nl; i++)
+		ndead += !dead[c->links[i]]++;
+	for (i = 0; i < c->nn; i++) {
+		down[c->nodes[i]] = 1;
+		for (p = 0; p < t->nports; p++)
+			ndead += !dead[link_key(t, c->nodes[i], p)]++;
+	}
+	for (v = 0; v < t->nnodes; v++) {
+		nlive += !down[v];
+		for (p = 0; p < t->nports; p++)
+			nlinks += link_key(t, v, p) == v * t->nports + p;
+	}
+	for (i = 0; i < (size_t)t->nnodes * t->nports; i++)
+		dead[i] = dead[i] != 0;
+	clean = joins_live(t, bh, 0, dead, down) || joins_live(t, bh, 1, dead, down);
+	want_rebuilt = rebuild && !clean && nlinks - ndead >= 2 * (nlive - 1);
+	if (wc_trees_table_two_faults(t, base, blen, c->links, c->nl, c->nodes,
+				      c->nn, rebuild, &tab, &len, &r, &why)) {
+		diag("%s: %s", what, why ? why : "?");
+		good = false;
+		goto out;
+	}
+	h = tab;
+	if (r.clean != clean || r.rebuilt != want_rebuilt || r.listed != ndead ||
+	    r.unlisted || h->nfaults != ndead || h->scheme != bh->scheme ||
+	    len != wc_trees_table_size(2, t->nnodes) + ndead * sizeof(struct wormcast_trees_fault)) {
+		diag("%s: clean %d (want %d), rebuilt %d (want %d), listed %u nfaults %u (want %u), len %zu",
+		     what, r.clean, clean, r.rebuilt, want_rebuilt, r.listed,
+		     h->nfaults, ndead, len);
+		good = false;
+		goto out;
+	}
+	/* the listed links are the dead ones (ndead distinct entries) */
+	for (i = 0; i < ndead && good; i++) {
+		struct wormcast_trees_fault f;
+
+		memcpy(&f, (u8 *)tab + wc_trees_table_size(2, t->nnodes) + i * sizeof(f),
+		       sizeof(f));
+		good = f.port < t->nports && dead[link_key(t, f.node, f.port)] == 1;
+		if (good)
+			dead[link_key(t, f.node, f.port)] = 2;
+	}
+	for (i = 0; i < (size_t)t->nnodes * t->nports; i++)
+		dead[i] = dead[i] != 0;
+	if (!good) {
+		diag("%s: a listed link is not dead, or listed twice", what);
+		goto out;
+	}
+	for (k = 0; k < 2 && good; k++)
+		good = check_tree(t, h, k, used, deg[k], msg, sizeof(msg));
+	if (!good) {
+		diag("%s: %s", what, msg);
+		goto out;
+	}
+	if (!r.rebuilt) {
+		/* the base's trees, untouched */
+		good = !memcmp(h->root, bh->root, sizeof(h->root)) &&
+		       !memcmp(h->parent_port, bh->parent_port, 2 * (size_t)t->nnodes);
+		if (!good)
+			diag("%s: trees not rebuilt but changed", what);
+	} else {
+		/* both trees join the live nodes; each failed node a leaf */
+		good = joins_live(t, h, 0, dead, down) && joins_live(t, h, 1, dead, down);
+		for (i = 0; i < c->nn && good; i++)
+			good = deg[0][c->nodes[i]] == 1 && deg[1][c->nodes[i]] == 1 &&
+			       h->root[0] != c->nodes[i] && h->root[1] != c->nodes[i];
+		if (!good)
+			diag("%s: rebuilt trees do not join the live nodes, or a failed node is not a leaf", what);
+	}
+	if (good && wc_tree_set_build(&set, t, tab, len, &why)) {
+		diag("%s: the engine refused: %s", what, why ? why : "?");
+		good = false;
+	} else if (good) {
+		wc_tree_set_free(&set);
+	}
+	*nrebuilt += r.rebuilt;
+	*nclean += r.clean;
+out:
+	free(tab);
+	free(dead);
+	free(used);
+	free(down);
+	return good;
+}
+
+static void test_two_trees_faults(void)
+{
+	static const struct sz tori[] = { { 3, 3 }, { 4, 4 }, { 5, 5 }, { 4, 6 }, { 8, 8 } };
+	static const u32 schemes[] = { WORMCAST_MCAST_DSTM1, WORMCAST_MCAST_DSTM2,
+				       WORMCAST_MCAST_RT };
+	struct wc_trees_opts o;
+	u64 st = 23;
+	u32 z, s, f, i, trial, nbad = 0, ncases = 0, nreb = 0, nclean = 0;
+	u32 nrand = 0, nreb_rand = 0, nclean_rand = 0, nlocal = 0, dummy = 0;
+
+	wc_trees_opts_default(&o);
+	o.trials = 5;
+	for (z = 0; z < ARRAY_SIZE(tori); z++) {
+		u32 dims[2] = { tori[z].k, tori[z].m };
+		struct wc_topo t;
+
+		wc_topo_init(&t, WC_TOPO_TORUS, 2, dims, NULL);
+		for (s = 0; s < ARRAY_SIZE(schemes); s++) {
+			const char *why = NULL;
+			char what[96];
+			void *base;
+			size_t blen;
+
+			if (wc_trees_table(schemes[s], &t, &o, &base, &blen, &why)) {
+				nbad++;
+				diag("%ux%u scheme %u: %s", dims[0], dims[1], schemes[s],
+				     why ? why : "?");
+				continue;
+			}
+			/* every single failed node */
+			for (f = 0; f < t.nnodes; f++) {
+				struct two_case c = { .nodes = { f }, .nn = 1 };
+
+				snprintf(what, sizeof(what), "%ux%u %s, node %u fails",
+					 dims[0], dims[1], wc_mcast_scheme_name(schemes[s]), f);
+				nbad += !check_two_faults(&t, base, blen, &c, true,
+							  &nreb, &nclean, what);
+				ncases++;
+				nbad += !check_two_faults(&t, base, blen, &c, false,
+							  &dummy, &dummy, what);
+			}
+			/* random sets of 0 to 2 failed nodes and 0 to 3 faulty links */
+			for (trial = 0; trial < 40; trial++) {
+				struct two_case c = { .nn = trial % 3, .nl = (trial / 3) % 4 };
+				u32 local_reb = 0;
+
+				for (i = 0; i < c.nn; i++)
+					do
+						c.nodes[i] = tu_rand_mod(&st, t.nnodes);
+					while (i && c.nodes[i] == c.nodes[0]);
+				for (i = 0; i < c.nl; i++) {
+					u32 v = tu_rand_mod(&st, t.nnodes), p = tu_rand_mod(&st, t.nports);
+
+					c.links[i] = link_key(&t, v, p);
+					if ((i && c.links[i] == c.links[0]) ||
+					    (i == 2 && c.links[2] == c.links[1]))
+						i--;	/* another */
+				}
+				snprintf(what, sizeof(what), "%ux%u %s, trial %u",
+					 dims[0], dims[1], wc_mcast_scheme_name(schemes[s]), trial);
+				nbad += !check_two_faults(&t, base, blen, &c, true,
+							  &nreb_rand, &nclean_rand, what);
+				nrand++;
+				nbad += !check_two_faults(&t, base, blen, &c, false,
+							  &local_reb, &dummy, what);
+				nlocal += local_reb;
+			}
+			free(base);
+		}
+	}
+	ok(!nbad && nreb + nclean == ncases && nreb && nclean && !nlocal,
+	   "%u single failed nodes on 3x3 to 8x8 tori under dstm-1, dstm-2 and rt: every one served (%u by a fault-free tree that joins the live nodes, %u by trees rebuilt on the live links, the node a leaf of both), never rebuilt under fault-info local; every table a pair of edge-disjoint spanning trees that lists the dead links and that the engine accepts",
+	   ncases, nclean, nreb);
+	ok(!nbad && nrand && nreb_rand && nclean_rand,
+	   "%u random sets of 0 to 2 failed nodes and 0 to 3 faulty links: rebuilt (%u) exactly when no fault-free tree joins the live nodes (%u did) and the live links number at least 2 (live nodes - 1)",
+	   nrand, nreb_rand, nclean_rand);
+	{
+		u32 dims[2] = { 4, 4 }, node = 16;
+		struct wc_topo t;
+		struct wc_two_faults r;
+		const char *why = NULL;
+		void *base = NULL, *tab = NULL;
+		size_t blen, len;
+		int err;
+
+		wc_topo_init(&t, WC_TOPO_TORUS, 2, dims, NULL);
+		wc_trees_table(WORMCAST_MCAST_DSTM1, &t, NULL, &base, &blen, &why);
+		err = wc_trees_table_two_faults(&t, base, blen, NULL, 0, &node, 1,
+						true, &tab, &len, &r, &why);
+		ok(err == -EINVAL && !tab && why && strstr(why, "faulty node"),
+		   "two trees: a failed node out of range refused (%s)", why ? why : "?");
+		why = NULL;
+		err = wc_trees_table_two_faults(&t, base, blen - 1, NULL, 0, NULL, 0,
+						true, &tab, &len, &r, &why);
+		ok(err == -EINVAL && !tab, "two trees: a short base table refused (%s)",
+		   why ? why : "?");
+		free(base);
+	}
+}
+
 int main(void)
 {
 	test_names();
@@ -999,5 +1245,6 @@ int main(void)
 	test_set_faults();
 	test_spam_faults();
 	test_spam_faulty_nodes();
+	test_two_trees_faults();
 	return done_testing();
 }
