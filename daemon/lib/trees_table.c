@@ -674,6 +674,8 @@ static int trees_around(const struct wc_topo *t, const u8 *dead,
 	for (x = 0; x < m; x++)
 		if (!dead[link_of[x]])
 			order[norder++] = x;
+	if (norder < 2 * (nlive - 1))
+		goto out;	/* too few: no partition needed to tell */
 	placed = wc_rt_partition(t->nnodes, edges, m, order, norder, 2, forest);
 	if (placed < 0) {
 		err = placed;
