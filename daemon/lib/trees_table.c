@@ -619,15 +619,19 @@ static bool tree_joins_live(const struct wc_topo *t,
 		top[v] = WC_NO_NODE;
 	for (v = 0; v < n; v++) {
 		for (x = v, ns = 0; top[x] == WC_NO_NODE; ) {
-			u32 link = x == h->root[k] ? WC_NO_LINK :
-				   wc_link_id(t, x, pp[x]);
+			u32 link;
 
+			if (x == h->root[k]) {
+				top[x] = x;
+				break;
+			}
+			if (pp[x] >= t->nports || ns == n)
+				return false;	/* not a tree */
+			link = wc_link_id(t, x, pp[x]);
 			if (link == WC_NO_LINK || dead[link]) {
 				top[x] = x;
 				break;
 			}
-			if (ns == n)
-				return false;	/* not a tree */
 			stack[ns++] = x;
 			x = wc_topo_neighbor(t, x, pp[x]);
 		}
@@ -646,12 +650,15 @@ static bool tree_joins_live(const struct wc_topo *t,
 /*
  * Two edge-disjoint spanning trees of @t on the links not in @dead, the
  * failed nodes (@down) hung from tree k by their k-th link to a live node
- * that is not @faulty; rooted at their centroids.  -ENOENT when there are
+ * that is not @faulty; rooted at their centroids.  The partition starts
+ * from the live links of @h's trees, tree 0's then tree 1's, then the
+ * others: first fit places nearly all of them, so only the few links the
+ * faults displaced need an augmenting search.  -ENOENT when there are
  * none (too few live links, or a failed node with fewer than two such
  * links), -ENOMEM.
  */
-static int trees_around(const struct wc_topo *t, const u8 *dead,
-			const u8 *faulty, const u8 *down,
+static int trees_around(const struct wc_topo *t, const struct wormcast_trees *h,
+			const u8 *dead, const u8 *faulty, const u8 *down,
 			struct wc_sptree trees[2])
 {
 	u32 nl = wc_topo_nlinks(t), m, x, v, p, k, norder = 0, nlive = 0;
@@ -659,10 +666,11 @@ static int trees_around(const struct wc_topo *t, const u8 *dead,
 	struct wc_graph_edge *edges = malloc(nl * sizeof(*edges));
 	u32 *link_of = malloc(nl * sizeof(*link_of));
 	u32 *order = malloc(nl * sizeof(*order));
-	u8 *forest = malloc(nl), *set = malloc(wc_link_space(t));
+	u32 *edge_of = malloc(wc_link_space(t) * sizeof(*edge_of));
+	u8 *forest = malloc(nl), *set = calloc(wc_link_space(t), 1);
 	int placed, err = -ENOMEM;
 
-	if (!edges || !link_of || !order || !forest || !set)
+	if (!edges || !link_of || !order || !edge_of || !forest || !set)
 		goto out;
 	for (v = 0; v < t->nnodes; v++)
 		if (!down[v] && nlive++ == 0)
@@ -672,7 +680,23 @@ static int trees_around(const struct wc_topo *t, const u8 *dead,
 		goto out;
 	m = wc_rt_topo_edges(t, edges, link_of);
 	for (x = 0; x < m; x++)
-		if (!dead[link_of[x]])
+		edge_of[link_of[x]] = x;
+	/* @set marks the links ordered so far */
+	for (k = 0; k < 2; k++) {
+		const u8 *pp = h->parent_port + (size_t)k * h->nnodes;
+
+		for (v = 0; v < t->nnodes; v++) {
+			u32 link = v == h->root[k] || pp[v] >= t->nports ?
+				   WC_NO_LINK : wc_link_id(t, v, pp[v]);
+
+			if (link != WC_NO_LINK && !dead[link] && !set[link]) {
+				set[link] = 1;
+				order[norder++] = edge_of[link];
+			}
+		}
+	}
+	for (x = 0; x < m; x++)
+		if (!dead[link_of[x]] && !set[link_of[x]])
 			order[norder++] = x;
 	if (norder < 2 * (nlive - 1))
 		goto out;	/* too few: no partition needed to tell */
@@ -722,6 +746,7 @@ out:
 	free(edges);
 	free(link_of);
 	free(order);
+	free(edge_of);
 	free(forest);
 	free(set);
 	return err;
@@ -768,7 +793,7 @@ int wc_trees_table_two_faults(const struct wc_topo *t, const void *base,
 		     tree_joins_live(t, h, 1, dead, down, top, stack);
 	err = -ENOENT;
 	if (!res->clean && rebuild)
-		err = trees_around(t, dead, faulty, down, trees);
+		err = trees_around(t, h, dead, faulty, down, trees);
 	if (!err) {
 		err = emit(h->scheme, trees, 2, table, len);
 		wc_sptree_free(&trees[0]);
