@@ -83,6 +83,10 @@
 #     event (both stamped as "wormctl monitor" prints them), and wormcastd's
 #     own logged times.  Median, 90th percentile and max, overall and by
 #     thirds of the faults listed; the final table must list every link.
+#     Then WC_BENCH_FAULT_NODES random nodes (seeded) fail alone and are
+#     repaired, one after another: the same times, apart for the failures
+#     that made wormcastd rebuild the trees (a node both trees transit)
+#     and the others.
 # (ftfault) the same target for the fault-tolerant mesh multicast
 #     (scheme ftmesh, faulty nodes): a WC_BENCH_FTFAULT_DIMS mesh under
 #     "multicast ftmesh" (vcs 4, replication async, buf_flits 64), wormcastd running.
@@ -136,6 +140,8 @@
 #   WC_BENCH_PLANS      SCHEME:MEMBERS cases for (plans) (default "ocms:500 otms:100")
 #   WC_BENCH_FAULTS     links failed by (faults), 3 to 256 (default 150)
 #   WC_BENCH_FAULT_DIMS torus size for (faults) (default 50x50)
+#   WC_BENCH_FAULT_NODES nodes failed alone, one after another, after the
+#                       links in (faults) (default 20)
 #   WC_BENCH_FAULT_SEED seed of the links' choice for (faults) and of the
 #                       nodes' for (ftfault) (default 1)
 #   WC_BENCH_FTFAULT_DIMS   mesh size for (ftfault) (default 50x50)
@@ -167,6 +173,7 @@ PLANS=${WC_BENCH_PLANS:-ocms:500 otms:100}
 FAULTS=${WC_BENCH_FAULTS:-150}
 FAULT_DIMS=${WC_BENCH_FAULT_DIMS:-50x50}
 FAULT_SEED=${WC_BENCH_FAULT_SEED:-1}
+FAULT_NODES=${WC_BENCH_FAULT_NODES:-20}
 FT_DIMS=${WC_BENCH_FTFAULT_DIMS:-50x50}
 FT_COUNTS=${WC_BENCH_FTFAULT_COUNTS:-50 100 150}
 FT_REPS=${WC_BENCH_FTFAULT_REPS:-9}
@@ -1335,32 +1342,44 @@ fl_stats() {
 		}'
 }
 
-# fl_change OP I A B: fault OP (add or del) of link A-B, change I; waits
-# for the re-push and records, into $TMPD/fl.OP: I, the number of links
-# listed after it, event to commit (us), command to commit (us), and the
-# daemon's compute (ms), push (ms) and event to commit (ms).
+# fl_change OP I link A B | fl_change OP I node N: fault OP (add or del)
+# of link A-B or node N, change I; waits for the re-push and records,
+# into $TMPD/fl.OP (fl.node_OP for a node): I, the number of links listed
+# after it, event to commit (us), command to commit (us), and the
+# daemon's compute (ms), push (ms) and event to commit (ms); for a node
+# then 1 if the trees were rebuilt, else 0.
 fl_change() {
+	op=$1 ci=$2
+	shift 2
 	n0=$(fl_pushes)
 	ts=$(date +%s%N)
-	ip netns exec "$NS_MC" wormctl fault "$1" wcf link "$3" "$4" </dev/null ||
-		die "wormctl fault $1 wcf link $3 $4 refused"
+	ip netns exec "$NS_MC" wormctl fault "$op" wcf "$@" </dev/null ||
+		die "wormctl fault $op wcf $* refused"
 	i=0
 	until [ "$(fl_pushes)" -gt "$n0" ] && [ -n "$(fl_stamps "$ts")" ]; do
 		i=$((i + 1))
-		[ "$i" -le 1200 ] || die "no re-push after fault $1 $3 $4: $(tail -n 2 "$TMPD/fl.log")"
+		[ "$i" -le 1200 ] || die "no re-push after fault $op $*: $(tail -n 2 "$TMPD/fl.log")"
 		sleep 0.05
 	done
-	set -- "$1" "$2" "$3" "$4" $(fl_stamps "$ts")
+	stamps=$(fl_stamps "$ts")
+	ev=$(((${stamps#* } - ${stamps% *}) / 1000))
 	line=$(grep "push: fabric wcf " "$TMPD/fl.log" | tail -n 1)
 	listed=$(echo "$line" | sed -n 's/.* faulty links \([0-9]*\).*/\1/p')
 	[ -n "$listed" ] || listed=0
-	echo "$2 $listed $((($6 - $5) / 1000)) $((($6 - ts) / 1000)) $(echo "$line" |
-		sed -n 's/.* compute \([0-9.]*\) ms push \([0-9.]*\) ms.*event to commit \([0-9]*\) ms.*/\1 \2 \3/p')" \
-		>>"$TMPD/fl.$1"
+	rec="$ci $listed $ev $(((${stamps#* } - ts) / 1000)) $(echo "$line" |
+		sed -n 's/.* compute \([0-9.]*\) ms push \([0-9.]*\) ms.*event to commit \([0-9]*\) ms.*/\1 \2 \3/p')"
+	if [ "$1" = node ]; then
+		case $line in
+		*"trees rebuilt"*) echo "$rec 1" ;;
+		*) echo "$rec 0" ;;
+		esac >>"$TMPD/fl.node_$op"
+	else
+		echo "$rec" >>"$TMPD/fl.$op"
+	fi
 	# progress on the console: run.sh stops a guest silent there for 600 s
-	[ $(($2 % 25)) != 0 ] ||
-		echo "wc-vm: bench faults: fault $1 $2 of $FAULTS" >/dev/console 2>/dev/null
-	note "fault $1 $2 ($3-$4): event to commit $((($6 - $5) / 1000)) us, command to commit $((($6 - ts) / 1000)) us; $line"
+	[ $((ci % 25)) != 0 ] ||
+		echo "wc-vm: bench faults: fault $op $ci $1" >/dev/console 2>/dev/null
+	note "fault $op $ci ($*): event to commit $ev us, command to commit $(((${stamps#* } - ts) / 1000)) us; $line"
 }
 
 # fl_report OP WHAT: the figures of $TMPD/fl.OP; the thirds by the number
@@ -1404,7 +1423,7 @@ bench_faults() {
 	n=0
 	while read -r a b; do
 		n=$((n + 1))
-		fl_change add "$n" "$a" "$b"
+		fl_change add "$n" link "$a" "$b"
 	done <"$TMPD/fl.links"
 	sort "$TMPD/fl.links" >"$TMPD/fl.want"
 	fl_table_links "$FAULT_DIMS" >"$TMPD/fl.have"
@@ -1416,14 +1435,35 @@ bench_faults() {
 	n=0
 	while read -r a b; do
 		n=$((n + 1))
-		fl_change del "$n" "$a" "$b"
+		fl_change del "$n" link "$a" "$b"
 	done <"$TMPD/fl.links"
 	[ "$(ip netns exec "$NS_MC" wormctl -j table show wcf | jq '.[0].nfaults')" = 0 ] ||
 		die "faulty links left in the table after every repair"
 	fl_report add
 	fl_report del
+	# single failed nodes: rebuilt trees where both trees transit the node
+	: >"$TMPD/fl.node_add" && : >"$TMPD/fl.node_del"
+	n=0
+	for v in $(ft_perm "$(fl_nnodes "$FAULT_DIMS")" "$FAULT_SEED" | head -n "$FAULT_NODES"); do
+		n=$((n + 1))
+		fl_change add "$n" node "$v"
+		fl_change del "$n" node "$v"
+	done
+	tag=vm.faults.dstm1_$FAULT_DIMS.node
+	echo "$tag.rebuilt: $(awk '$8 == 1' "$TMPD/fl.node_add" | wc -l) of $n"
+	for r in "1 rebuilt" "0 kept"; do
+		set -- $r
+		echo "$tag.add_$2.event_to_commit: $(awk -v r="$1" '$8 == r { print $3 / 1000 }' "$TMPD/fl.node_add" | fl_stats) ms"
+		echo "$tag.add_$2.daemon_compute: $(awk -v r="$1" '$8 == r { print $5 }' "$TMPD/fl.node_add" | fl_stats) ms"
+	done
+	echo "$tag.del.event_to_commit: $(awk '{ print $3 / 1000 }' "$TMPD/fl.node_del" | fl_stats) ms"
 	stop_pids "$mon" "$daemon"
 	ip netns del "$NS_MC"
+}
+
+# fl_nnodes DIMS: nodes of a DIMS torus
+fl_nnodes() {
+	echo $((${1%x*} * ${1#*x}))
 }
 
 # ================================================================ (ftfault)
