@@ -287,6 +287,54 @@ out:
 #undef TRAFFIC
 }
 
+/*
+ * A link of each tree faulty, global information: neither fault-free
+ * tree joins every node, so the table is the one wormcastd pushes, two
+ * trees rebuilt on the live links (wc_trees_table_two_faults()); under
+ * Fig. 10's traffic no worm meets a fault.
+ */
+static void test_both_trees_cut(void)
+{
+	struct sim_config cfg, free_cfg;
+	struct sim_result res;
+	char err[512], fl0[32], fl1[32];
+	const struct wormcast_trees *h, *h0;
+	u32 a, b, c, d;
+
+	tree_link(0, &a, &b, fl0);
+	tree_link(1, &c, &d, fl1);
+#define TRAFFIC "--msg-flits", "128", "--mcast-frac", "1", \
+	"--dsts", "uniform:5:10", "--load", "0.003", \
+	"--warmup", "5000", "--cycles", "40000", "--drain", "30000"
+	is_int(PARSE(&cfg, err, SEC6, TRAFFIC, "--fault-link", fl0,
+		     "--fault-link", fl1), 0, "links %s (tree 0) and %s (tree 1) faulty: %s",
+	       fl0, fl1, err);
+	is_int(PARSE(&free_cfg, err, SEC6), 0, "the fault-free table");
+	h = cfg.table;
+	h0 = free_cfg.table;
+	ok(cfg.trees_rebuilt && h->nfaults == 2 &&
+	   memcmp(h->parent_port, h0->parent_port, 2 * (size_t)h->nnodes),
+	   "both trees cut: the table's trees rebuilt on the live links, the two links listed");
+	cfg.links_json = "-";	/* keep the busy cycles */
+	memset(&res, 0, sizeof(res));
+	if (sim_run(&cfg, cfg.load, &res)) {
+		ok(0, "run");
+		goto out;
+	}
+	ok(res.tagged > 200 && !res.incomplete && !res.lost &&
+	   !res.misdelivered && !res.deadlocks && !res.route_errors &&
+	   link_busy(&cfg, &res, cfg.fault_links[0]) == 0 &&
+	   link_busy(&cfg, &res, cfg.fault_links[1]) == 0,
+	   "Fig. 10 traffic on the rebuilt trees: %llu messages, every destination consumed exactly once, neither faulty link used",
+	   (unsigned long long)res.tagged);
+out:
+	free(res.link_busy);
+	free(res.link_blocked);
+	sim_config_free(&cfg);
+	sim_config_free(&free_cfg);
+#undef TRAFFIC
+}
+
 static void test_random(void)
 {
 	struct sim_config c1, c2, c3;
@@ -522,6 +570,7 @@ int main(void)
 	test_traffic(1, false);
 	test_traffic(0, true);
 	test_traffic(1, true);
+	test_both_trees_cut();
 	test_local_zero_load(0);
 	test_local_zero_load(1);
 	test_local_traffic(false);

@@ -1153,6 +1153,7 @@ static int resolve_faults(const struct raw_args *a, struct sim_config *cfg,
 			  char *err, size_t len)
 {
 	const struct wc_topo *t = &cfg->topo;
+	struct wc_two_faults two;
 	struct wc_tree_set set;
 	const char *why = NULL;
 	struct sim_rng rng;
@@ -1233,17 +1234,19 @@ static int resolve_faults(const struct raw_args *a, struct sim_config *cfg,
 		return errf(err, len, 1,
 			    "--fault-info local: section 7's single faulty link, got %u",
 			    cfg->nfaults);
-	/* local: the sources' table stays fault-free, a copy gets the link */
-	cfg->table_global = malloc(cfg->table_len);
-	if (!cfg->table_global)
-		return errf(err, len, 1, "faulty links: out of memory");
-	memcpy(cfg->table_global, cfg->table, cfg->table_len);
-	cfg->table_global_len = cfg->table_len;
-	ret = wc_trees_table_set_faults(&cfg->table_global, &cfg->table_global_len,
-					t, cfg->fault_links, cfg->nfaults, &why);
+	/*
+	 * local: the sources' table stays fault-free, a copy gets the link;
+	 * global: the table wormcastd pushes (trees rebuilt when neither
+	 * joins the live nodes).
+	 */
+	ret = wc_trees_table_two_faults(t, cfg->table, cfg->table_len,
+					cfg->fault_links, cfg->nfaults, NULL, 0,
+					!cfg->fault_local, &cfg->table_global,
+					&cfg->table_global_len, &two, &why);
 	if (ret)
 		return errf(err, len, 1, "faulty links: %s",
 			    ret == -ENOMEM ? "out of memory" : why);
+	cfg->trees_rebuilt = two.rebuilt;
 	if (!cfg->fault_local) {
 		/* global: the one table carries them */
 		free(cfg->table);
@@ -2621,6 +2624,8 @@ static void print_faults(FILE *f, const struct sim_config *cfg)
 			(unsigned long long)cfg->seed);
 	fputs(cfg->fault_local ?
 	      ", failed in the engine; local information (the sources' table has none, the router before it re-injects):" :
+	      cfg->trees_rebuilt ?
+	      ", in the table (global information; neither fault-free tree joined every node, so the trees were rebuilt on the live links, as wormcastd does) and failed in the engine:" :
 	      ", in the table (global information) and failed in the engine:", f);
 	for (i = 0; i < cfg->nfaults; i++) {
 		wc_link_ends(&cfg->topo, cfg->fault_links[i], &a, &pa, &b, &pb);
@@ -2859,8 +2864,9 @@ void sim_print_json(FILE *f, const struct sim_config *cfg,
 			cfg->trees_info.ad);
 	else
 		fputs("\"cd\":null,\"ad\":null},\n", f);
-	fprintf(f, " \"fault_info\":\"%s\",\"faults\":[",
-		cfg->fault_local ? "local" : "global");
+	fprintf(f, " \"fault_info\":\"%s\",\"trees_rebuilt\":%s,\"faults\":[",
+		cfg->fault_local ? "local" : "global",
+		cfg->trees_rebuilt ? "true" : "false");
 	for (i = 0; i < cfg->nfaults; i++) {
 		u32 a, pa, b, pb;
 

@@ -134,6 +134,7 @@ struct sim_config {
 	bool fault_local;
 	void *table_global;
 	size_t table_global_len;
+	bool trees_rebuilt;	/* global: the table's trees rebuilt around them */
 	/*
 	 * --multicast ftmesh: Wu and Chen's fault-tolerant minimal multicast
 	 * (wc_algo_ftmesh, Strategy --ft-strategy) on a 2-D mesh.  Under it
