@@ -160,9 +160,10 @@ struct wc_two_faults {
  *    live links (neither faulty nor a failed node's; wc_rt_partition(),
  *    first fit from @base's live tree links), each failed node hung from
  *    each tree by a link of its own to a live node, rooted at their
- *    centroids: no worm transits a failed node or crosses a faulty link.  On an n x m torus (2nm
- *    links, two trees take 2(nm - 1)) that is possible with one failed
- *    node and no other fault, or with at most two faulty links;
+ *    centroids: no worm transits a failed node or crosses a faulty
+ *    link.  On an n x m torus (2nm links, two trees take 2(nm - 1)) that
+ *    is possible with one failed node and no other fault, or with at
+ *    most two faulty links (Documentation/faults.rst);
  *  - else (or when the live links have no two such trees) @base's trees.
  *
  * Either way the dead links (the faulty ones, then the failed nodes'
