@@ -763,6 +763,52 @@ static bool ends_colour_ok(const struct wc_topo *t, const u32 *nodes,
 	return nnodes < 2 || t->nnodes & 1 || col[0] != col[1];
 }
 
+/*
+ * On a torus or a hypercube (both vertex-transitive) the canonical path
+ * @base, which starts at node 0, moved by an automorphism that maps node 0
+ * to the failed node @f: a translation of the torus by @f's coordinates,
+ * or on the hypercube an XOR with @f.  There, with a second failed node
+ * @g that is a neighbour of @f, the bit of the Gray code's last node
+ * (the top bit) is also swapped with the bit in which @f and @g differ,
+ * so that the path ends at @g.  Writes the path into @order and returns
+ * true; false (nothing written) where no such map is known here: other
+ * topologies, two failed nodes on a torus, or two that are not
+ * hypercube neighbours.
+ */
+static bool moved_path(const struct wc_topo *t, const u32 *base, u32 f,
+		       u32 g, u32 *order)
+{
+	u32 c[WC_MAX_COORDS], cf[WC_MAX_COORDS], l, d, top, diff, b;
+
+	if (t->kind == WC_TOPO_TORUS && g == WC_NO_NODE) {
+		wc_topo_coords(t, f, cf);
+		for (l = 0; l < t->nnodes; l++) {
+			wc_topo_coords(t, base[l], c);
+			for (d = 0; d < t->ndims; d++)
+				c[d] = (c[d] + cf[d]) % t->dims[d];
+			order[l] = wc_topo_node(t, c);
+		}
+		return true;
+	}
+	if (t->kind != WC_TOPO_HYPERCUBE || !t->dims[0])
+		return false;
+	top = t->dims[0] - 1;
+	b = top;
+	if (g != WC_NO_NODE) {
+		diff = f ^ g;
+		if (!diff || (diff & (diff - 1)))
+			return false;	/* not neighbours */
+		b = (u32)__builtin_ctz(diff);
+	}
+	for (l = 0; l < t->nnodes; l++) {
+		u32 v = base[l], x = ((v >> top) ^ (v >> b)) & 1;
+
+		/* swap bits top and b, then move node 0 to f */
+		order[l] = (v ^ (x << top) ^ (x << b)) ^ f;
+	}
+	return true;
+}
+
 /* Mark both ends of link (@a, port @pa) in @dead. */
 static void mark_dead(const struct wc_topo *t, u8 *dead, u32 a, u32 pa)
 {
@@ -801,6 +847,9 @@ static int candidate(const struct wc_topo *t, u32 k, const u32 *base,
 	/* from a failed node (to the other, if two) */
 	if (!ends_colour_ok(t, nodes, nnodes))
 		return -ENOENT;
+	if (moved_path(t, base, nodes[0], nnodes == 2 ? nodes[1] : WC_NO_NODE,
+		       cand))
+		return 0;
 	if (nnodes == 1 && nsym == 8)
 		err = grid_path(t, nodes[0], cand);
 	if (err == -ENOENT)

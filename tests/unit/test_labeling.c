@@ -578,7 +578,7 @@ static void test_failed_nodes(void)
 {
 	static const struct {
 		const char *name;
-		u32 kind, ndims, dims[2];
+		u32 kind, ndims, dims[3];
 		bool exhaustive, pairs;
 		u32 step;
 	} cases[] = {
@@ -590,7 +590,11 @@ static void test_failed_nodes(void)
 		{ "torus 5x5", WC_TOPO_TORUS, 2, { 5, 5 }, false, false, 1 },
 		{ "star 4", WC_TOPO_STAR, 1, { 4 }, true, false, 1 },
 		{ "star 5", WC_TOPO_STAR, 1, { 5 }, false, false, 7 },
-		{ "hypercube 4", WC_TOPO_HYPERCUBE, 1, { 4 }, true, false, 1 },
+		{ "hypercube 4", WC_TOPO_HYPERCUBE, 1, { 4 }, true, true, 1 },
+		{ "hypercube 6", WC_TOPO_HYPERCUBE, 1, { 6 }, false, false, 1 },
+		{ "hypercube 10", WC_TOPO_HYPERCUBE, 1, { 10 }, false, false, 37 },
+		{ "torus 3x3x4", WC_TOPO_TORUS, 3, { 3, 3, 4 }, false, false, 1 },
+		{ "torus 8x8x8", WC_TOPO_TORUS, 3, { 8, 8, 8 }, false, false, 37 },
 		{ "mesh 16x16", WC_TOPO_MESH, 2, { 16, 16 }, false, false, 1 },
 		{ "mesh 11x11", WC_TOPO_MESH, 2, { 11, 11 }, false, false, 3 },
 		{ "mesh 32x32", WC_TOPO_MESH, 2, { 32, 32 }, false, false, 37 },
