@@ -68,7 +68,9 @@ WORMCTL := $(BUILD)/wormctl
 WORMCASTD := $(BUILD)/wormcastd
 IP_PLUGIN := $(BUILD)/link_wormcast.so
 TSTAMP := $(BUILD)/wc-tstamp
-TOOLS := $(WORMSIM) $(WORMCTL) $(WORMCASTD) $(IP_PLUGIN) $(TSTAMP)
+# The VM selftests' UDP sender and receiver (tests/selftests/wc-udp.c).
+WC_UDP := $(BUILD)/wc-udp
+TOOLS := $(WORMSIM) $(WORMCTL) $(WORMCASTD) $(IP_PLUGIN) $(TSTAMP) $(WC_UDP)
 
 NL_CFLAGS = $(shell pkg-config --cflags libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
 NL_LIBS = $(shell pkg-config --libs libnl-3.0 libnl-genl-3.0 libnl-route-3.0 2>/dev/null)
@@ -151,6 +153,10 @@ $(TSTAMP): $(wildcard tools/tstamp/*.c)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_REL) -o $@ $(wildcard tools/tstamp/*.c)
 
+$(WC_UDP): tests/selftests/wc-udp.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_REL) -o $@ $<
+
 # ---------------------------------------------------------------- tests
 deps:
 	tools/install-deps.sh
@@ -165,20 +171,18 @@ vm: all
 	tests/vm/run.sh selftests
 
 # Every suite goes through one prove(1) run, so its summary closes the log.
-# Two run at a time, the longest first: the debug kernel's build and the
-# first part of its selftests; beside them everything else, then the late
-# part of the debug selftests on the core that Debian's selftests free
-# (Documentation/testing.rst, "Time budget").  The late part and KUnit
-# need the debug kernel that the first suite builds.  tests/packaging.sh
-# builds the module once more through DKMS (about 20-40 s, in a temporary
-# tree).
+# Two run at a time, the longest first: the debug kernel's build and its
+# selftests; beside them everything else, KUnit last (it needs the debug
+# kernel that the first suite builds; Documentation/testing.rst, "Time
+# budget").  tests/packaging.sh builds the module once more through DKMS
+# (about 20-40 s, in a temporary tree).
 check: deps
 	$(MAKE) all userspace
-	WC_DEBUG_PART=early tests/run-tap.sh tests/vm/selftests-debug.sh \
+	tests/run-tap.sh tests/vm/selftests-debug.sh \
 		$(UNIT_BINS) tests/docs.sh tests/heatmap.sh \
 		tests/packaging.sh tests/netlink-spec.py \
 		tests/kernel-lint.sh tests/fuzz/run.sh tests/vm/selftests.sh \
-		tests/vm/selftests-debug-late.sh tests/kunit/run.sh
+		tests/kunit/run.sh
 
 # A long run of tests/selftests/80-fuzz.sh alone (make check runs a short
 # one); tests/vm/run.sh passes the WC_FUZZ_* settings into the guest.

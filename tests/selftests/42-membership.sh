@@ -29,41 +29,38 @@ GMAC=01:00:5e:01:02:03
 
 # ---------------------------------------------------------------- part 1
 
-if ! wc_add wm topology torus dims 4x4; then
+if ! wc_add wc topology torus dims 4x4; then
 	not_ok "create torus 4x4"
 	done_testing
 	exit
 fi
 ok "create torus 4x4"
 NODES="0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"
-for id in $NODES; do
-	ns_new "m$id" && node_in_ns "wmn$id" "m$id" "$id" ||
-		not_ok "node $id in namespace m$id"
-done
+# shellcheck disable=SC2086
+nodes_in_ns $NODES || not_ok "nodes $NODES in namespaces"
 
 # recv ID GROUP: a UDP receiver on node ID joined to GROUP; its pid in
 # $WC_TMP/pid.ID.
 recv() {
 	rm -f "$WC_TMP/ready.$1"
-	bg nsx "m$1" python3 "$UDP" recv --port $PORT --group "$2" \
-		--ifname "wmn$1" --ready "$WC_TMP/ready.$1" --out "$WC_TMP/got.$1"
+	bg "$UDP" recv --netns "n$1" --port $PORT --group "$2" \
+		--ifname "wcn$1" --ready "$WC_TMP/ready.$1" --out "$WC_TMP/got.$1"
 	echo "$bg_pid" >"$WC_TMP/pid.$1"
 	wait_for 30 test -f "$WC_TMP/ready.$1"
 }
 
 # leave ID: end node ID's receiver (the kernel leaves the group); it is
-# the only process in namespace mID.
+# the only process in namespace nID.
 leave() {
-	ip netns pids "m$1" | xargs -r kill
-	wait_for 10 test -z "$(ip netns pids "m$1")"
+	ip netns pids "n$1" | xargs -r kill
+	wait_for 10 test -z "$(ip netns pids "n$1")"
 }
 
-# snapshot: "ID RX_PACKETS" of every node device, one line each (one jq
-# for all: under TCG every exec costs)
+# snapshot: "ID RX_PACKETS" of every node device, one line each (the
+# kernel's rx_frames, which the devices report as rx_packets: one wormctl
+# for all instead of an ip per namespace, since under TCG every exec costs)
 snapshot() {
-	for id in $NODES; do
-		ip -n "m$id" -s -j link show dev "wmn$id"
-	done | jq -r '.[0] | "\(.ifname | ltrimstr("wmn")) \(.stats64.rx.packets)"'
+	wc_nodes_counter wc rx_frames
 }
 
 # round NAME TAG JOINED SOCKETS: send N datagrams tagged TAG from node 0;
@@ -74,8 +71,8 @@ round() {
 	sleep 0.5	# let the joins' and leaves' own reports go by
 	snapshot >"$WC_TMP/before"
 	check "$name: send $N datagrams to $G4" \
-		nsx "m$SRC" python3 "$UDP" send --dst $G4 --port $PORT \
-		--ifname "wmn$SRC" --count $N --tag "$tag" --size 100
+		"$UDP" send --netns "n$SRC" --dst $G4 --port $PORT \
+		--ifname "wcn$SRC" --count $N --tag "$tag" --size 100
 	sleep 1
 	snapshot >"$WC_TMP/after"
 	bad="" total=0
@@ -104,39 +101,39 @@ for id in 12 15; do
 	recv $id 239.9.9.9 || not_ok "receiver on node $id joined"
 done
 recv 5 $G4 && leave 5
-check "node 10 joins $GMAC with ip maddr" ip -n m10 maddr add $GMAC dev wmn10
+check "node 10 joins $GMAC with ip maddr" ip -n n10 maddr add $GMAC dev wcn10
 round "joined 3 6 9 10" a "3 6 9 10" "3 6 9"
 is "node 5, which left before, got nothing" "$(cat "$WC_TMP/got.5" 2>/dev/null | grep -c .)" 0
 is "nodes 12 and 15 (other group) got nothing" \
 	"$(cat "$WC_TMP/got.12" "$WC_TMP/got.15" 2>/dev/null | grep -c .)" 0
 
 leave 6
-check "node 10 leaves with ip maddr del" ip -n m10 maddr del $GMAC dev wmn10
-check "node 13 joins with ip maddr" ip -n m13 maddr add $GMAC dev wmn13
+check "node 10 leaves with ip maddr del" ip -n n10 maddr del $GMAC dev wcn10
+check "node 13 joins with ip maddr" ip -n n13 maddr add $GMAC dev wcn13
 round "after leaves (6, 10) and a join (13)" b "3 9 13" "3 9"
 
 # down and up again: out of the index while down, back with its list
-ip -n m13 link set wmn13 down
+ip -n n13 link set wcn13 down
 round "node 13 down" c "3 9" "3 9"
-ip -n m13 link set wmn13 up
+ip -n n13 link set wcn13 up
 round "node 13 up again, still joined" d "3 9 13" "3 9"
 
 leave 3
 leave 9
-ip -n m13 maddr del $GMAC dev wmn13
-nr0=$(wc_stat wm tx_no_receiver)
+ip -n n13 maddr del $GMAC dev wcn13
+nr0=$(wc_stat wc tx_no_receiver)
 round "nobody joined" e "" ""
 # (the leavers' own IGMP/MLD reports to groups nobody joined count too)
-nr=$(($(wc_stat wm tx_no_receiver) - nr0))
+nr=$(($(wc_stat wc tx_no_receiver) - nr0))
 if [ "$nr" -ge $N ]; then
 	ok "frames to a group without members: tx_no_receiver +$nr (>= $N)"
 else
 	not_ok "frames to a group without members: tx_no_receiver +$nr (>= $N)"
 fi
-is "fabric drop counters all zero" "$(wc_drops wm)" 0
+is "fabric drop counters all zero" "$(wc_drops wc)" 0
 bg_stop
 for id in $NODES; do
-	ns_del "m$id"
+	ns_del "n$id"
 done
 
 # ---------------------------------------------------------------- part 2

@@ -41,23 +41,15 @@ table_scheme() {
 	wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme // "none"'
 }
 
-# counters NODE NAME...: some of the node's counters (wormctl stats -j), on
-# one line (one wormctl and one jq: under TCG every exec costs).
+# counters NODE NAME...: some of the node's counters, on one line
 counters() {
-	_node=$1 _fields=""
-	shift
-	for _c; do
-		_fields="$_fields${_fields:+,}.$_c"
-	done
-	wormctl -j stats wc | jq -r ".[0].per_node[] | select(.node == $_node) |
-		.counters | [$_fields] | @tsv"
+	wc_node_counters wc "$@"
 }
 
 fabric_up() {
 	wc_add wc topology torus dims 8x8 multicast "$1" || return 1
-	for id in $SRC $MEMBERS $OTHERS; do
-		node_in_ns "wcn$id" "n$id" "$id" || return 1
-	done
+	# shellcheck disable=SC2086
+	nodes_in_ns $SRC $MEMBERS $OTHERS
 }
 
 daemon_start
@@ -70,8 +62,8 @@ for scheme in $(echo "${WC_SCHEMES:-unicast,spam,dstm-1,dstm-2,rt}" | tr , ' ');
 	fi
 	ok "$scheme: 8x8 torus with its nodes in namespaces"
 	if [ $scheme != unicast ]; then
-		if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme // \"none\"')\" = $scheme ]"; then
-			ok "$scheme: wormcastd committed the table ($(wormctl -j table show wc | jq -c '.[0] | {gen, size, ntrees, roots}'))"
+		if wait_for 60 wc_table_committed wc $scheme; then
+			ok "$scheme: wormcastd committed the table ($(wormctl table show wc | head -n 1))"
 		else
 			not_ok "$scheme: wormcastd committed the table" "$(tail -n 5 "$WC_TMP/bg.log")"
 		fi
@@ -84,7 +76,7 @@ for scheme in $(echo "${WC_SCHEMES:-unicast,spam,dstm-1,dstm-2,rt}" | tr , ' ');
 		$(counters $SRC tx_frames worms_injected table_fallback)
 		EOF
 		check "$scheme IPv$fam: send $N datagrams to $group" \
-			nsx "n$SRC" python3 "$UDP" send --dst "$group" --port "$port" \
+			"$UDP" send --netns "n$SRC" --dst "$group" --port "$port" \
 			--ifname "wcn$SRC" --count $N --tag "$scheme$fam" --size 300
 		wait_for 30 mc_members_have $fam $N
 		mc_check_got $fam "$scheme IPv$fam" "$scheme$fam" $N
@@ -167,7 +159,7 @@ mp_have() {
 mp_send() {
 	mp_inj >"$WC_TMP/inj0"
 	check "$1: send $N datagrams to 239.1.2.3" \
-		nsx "n$MP_SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+		"$UDP" send --netns "n$MP_SRC" --dst 239.1.2.3 --port $PORT4 \
 		--ifname "wcn$MP_SRC" --count $N --tag "$2" --size 300
 	wait_for 30 mp_have "$2"
 	want=$(seq 1 $N | sed "s/^/$2 /" | sort)
@@ -218,7 +210,7 @@ mp_run() {
 	check "multiphase: link 6-10 failed" wormctl fault add wc link 6 10
 	fd0=$(counters $MP_SRC fault_drops)
 	check "multiphase: send $N datagrams with link 6-10 down" \
-		nsx "n$MP_SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+		"$UDP" send --netns "n$MP_SRC" --dst 239.1.2.3 --port $PORT4 \
 		--ifname "wcn$MP_SRC" --count $N --tag mpf --size 300
 	mp_accounted() {
 		d=0
@@ -242,7 +234,7 @@ mp_run() {
 
 	# the chain by the labels of a committed LABELS table
 	check "multiphase: scheme set to dual-path" wormctl fabric set wc multicast dual-path
-	if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme // \"none\"')\" = dual-path ]"; then
+	if wait_for 60 wc_table_committed wc dual-path; then
 		ok "multiphase: wormcastd committed the labels table"
 	else
 		not_ok "multiphase: wormcastd committed the labels table" "$(tail -n 5 "$WC_TMP/bg.log")"
@@ -268,7 +260,7 @@ MEMBERS="7 9 27 36 54 63"
 OTHERS="1 45"
 
 # ---- under sustained multicast: re-commits, scheme changes, daemon kills
-if fabric_up dstm-1 && wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme')\" = dstm-1 ]"; then
+if fabric_up dstm-1 && wait_for 60 wc_table_committed wc dstm-1; then
 	ok "dstm-1 fabric with its table for the traffic phase"
 else
 	not_ok "dstm-1 fabric with its table for the traffic phase"
@@ -276,14 +268,14 @@ fi
 M=1500
 mc_recv_start 4
 wait_for 30 mc_all_ready 4 || not_ok "receivers joined"
-nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 --ifname "wcn$SRC" \
+"$UDP" send --netns "n$SRC" --dst 239.1.2.3 --port $PORT4 --ifname "wcn$SRC" \
 	--count $M --tag load --size 300 --interval 0.003 >"$WC_TMP/sender.log" 2>&1 &
 sender=$!
 check "table re-committed 100 times under traffic" \
 	python3 "$here/tables.py" repush wc 100
 for s in dstm-2 rt dstm-1; do
 	check "scheme changed to $s under traffic" wormctl fabric set wc multicast $s
-	if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme')\" = $s ]"; then
+	if wait_for 60 wc_table_committed wc $s; then
 		ok "wormcastd followed with a $s table"
 	else
 		not_ok "wormcastd followed with a $s table"
@@ -294,7 +286,7 @@ wait "$daemon_pid" 2>/dev/null
 _pids=$(echo "$_pids" | sed "s/ $daemon_pid\b//")
 check "scheme changed to spam while wormcastd is dead" wormctl fabric set wc multicast spam
 daemon_start
-if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme')\" = spam ]"; then
+if wait_for 60 wc_table_committed wc spam; then
 	ok "a restarted wormcastd resynchronised (spam table)"
 else
 	not_ok "a restarted wormcastd resynchronised (spam table)"

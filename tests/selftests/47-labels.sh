@@ -38,7 +38,7 @@ bg "$WORMCASTD"
 
 # counter NODE NAME: one of the node's counters (wormctl stats -j).
 counter() {
-	wormctl -j stats wc | jq ".[0].per_node[] | select(.node == $1) | .counters.$2"
+	wc_node_counters wc "$1" "$2"
 }
 
 # The scheme of the fabric's LABELS table, or "none".
@@ -63,7 +63,7 @@ send_check() {
 	tx0=$(counter $SRC tx_frames) w0=$(counter $SRC worms_injected)
 	f0=$(counter $SRC table_fallback)
 	check "$1 IPv$2: send $N datagrams to $group" \
-		nsx "n$SRC" python3 "$UDP" send --dst "$group" --port "$port" \
+		"$UDP" send --netns "n$SRC" --dst "$group" --port "$port" \
 		--ifname "wcn$SRC" --count $N --tag "$1$2" --size 300
 	wait_for 30 mc_members_have "$2" $N
 	mc_check_got "$2" "$1 IPv$2" "$1$2" $N
@@ -85,7 +85,7 @@ for scheme in $(echo "${WC_LABEL_SCHEMES:-hamiltonian,dual-path,multipath}" | tr
 		continue
 	fi
 	ok "$scheme: 8x8 mesh with its nodes in namespaces"
-	if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '[.[] | select(.kind == \"labels\")][0].scheme // \"none\"')\" = $scheme ]"; then
+	if wait_for 60 wc_table_committed wc $scheme labels; then
 		ok "$scheme: wormcastd committed the labels table"
 	else
 		not_ok "$scheme: wormcastd committed the labels table" "$(tail -n 5 "$WC_TMP/bg.log")"
@@ -106,7 +106,7 @@ done
 
 # ---- scheme changes under sustained multicast
 if fabric_up topology mesh dims 8x8 multicast dual-path &&
-	wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme')\" = dual-path ]"; then
+	wait_for 60 wc_table_committed wc dual-path; then
 	ok "dual-path mesh with its table for the traffic phase"
 else
 	not_ok "dual-path mesh with its table for the traffic phase"
@@ -114,13 +114,13 @@ fi
 M=600
 mc_recv_start 4
 wait_for 30 mc_all_ready 4 || not_ok "receivers joined"
-nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 --ifname "wcn$SRC" \
+"$UDP" send --netns "n$SRC" --dst 239.1.2.3 --port $PORT4 --ifname "wcn$SRC" \
 	--count $M --tag load --size 300 --interval 0.003 >"$WC_TMP/sender.log" 2>&1 &
 sender=$!
 for s in multipath hamiltonian unicast dual-path; do
 	check "scheme changed to $s under traffic" wormctl fabric set wc multicast $s
 	[ $s = unicast ] && continue
-	if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme')\" = $s ]"; then
+	if wait_for 60 wc_table_committed wc $s; then
 		ok "wormcastd followed with a $s table"
 	else
 		not_ok "wormcastd followed with a $s table"
@@ -141,7 +141,7 @@ for id in $SRC $MEMBERS $OTHERS; do
 	[ -e "/run/netns/n$id" ] || ns_new "n$id" || not_ok "namespace n$id"
 done
 if fabric_up topology star n 4 replication async buf_flits 32 multicast star-tree &&
-	wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme')\" = star-tree ]"; then
+	wait_for 60 wc_table_committed wc star-tree; then
 	ok "star-tree: 4-star with its labels table"
 	is "star-tree: the kernel routes by the planner's star labels" \
 		"$(wormctl -j table show -v wc | jq -c '.[0].label')" \

@@ -197,7 +197,7 @@ if wc_add wc topology torus dims 3x3 multicast dstm-1; then
 	done
 	bg "$WORMCASTD"
 	daemon_pid=$bg_pid
-	if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme // \"none\"')\" = dstm-1 ]"; then
+	if wait_for 60 wc_table_committed wc dstm-1; then
 		ok "wormcastd committed the trees"
 	else
 		not_ok "wormcastd committed the trees"

@@ -40,14 +40,14 @@ traffic() {
 	nodes_in_ns 0 $far $mid $other ||
 		not_ok "$what: nodes 0 $far $mid $other in namespaces n<id>"
 	rm -f "$WC_TMP"/got.* "$WC_TMP"/ready
-	# Every receiver in one udp.py (under TCG every Python start costs
-	# about a second); the unicast one has no group (an empty GROUP).
+	# Every receiver in one wc-udp (under TCG every process costs); the
+	# unicast one has no group (an empty GROUP).
 	specs="n$far,wcn$far,,$PORT,$WC_TMP/got.u"
 	for id in $far $mid $other; do
 		[ "$id" = "$other" ] && g=239.7.7.8 || g=239.7.7.7
 		specs="$specs n$id,wcn$id,$g,$((PORT + 1)),$WC_TMP/got.$id"
 	done
-	bg python3 "$UDP" recv-many --ready "$WC_TMP/ready" $specs
+	bg "$UDP" recv-many --ready "$WC_TMP/ready" $specs
 	pids=$bg_pid
 	if ! wait_for 30 test -f "$WC_TMP/ready"; then
 		not_ok "$what: receivers ready"
@@ -56,9 +56,9 @@ traffic() {
 	# ARP first, so that the unicast datagrams are not held back by it.
 	nsx n0 ping -c 1 -W 5 "$(ip4_of $far)" >/dev/null 2>&1
 	check "$what: send" sh -c "
-		ip netns exec n0 python3 $UDP send --dst $(ip4_of $far) --port $PORT \
+		$UDP send --netns n0 --dst $(ip4_of $far) --port $PORT \
 			--count $N --tag u &&
-		ip netns exec n0 python3 $UDP send --dst 239.7.7.7 --port $((PORT + 1)) \
+		$UDP send --netns n0 --dst 239.7.7.7 --port $((PORT + 1)) \
 			--ifname wcn0 --count $N --tag m"
 	# Until the receivers have what was sent (exactness is checked below).
 	wait_for 30 got_all $far $mid

@@ -45,7 +45,7 @@ for id in $SRC $MEMBERS $OTHERS $EXTRA; do
 done
 
 counter() {
-	wormctl -j stats wc node "$1" | jq ".[0].per_node[0].counters.$2"
+	wc_node_counters wc "$1" "$2"
 }
 
 # SRC's tx_frames, worms_injected and plan_fallback, in one read.
@@ -79,7 +79,7 @@ plan_is() {
 }
 
 send() {
-	nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+	"$UDP" send --netns "n$SRC" --dst 239.1.2.3 --port $PORT4 \
 		--ifname "wcn$SRC" --count "$1" --tag "$2" --size 300 ${3:+--interval $3}
 }
 

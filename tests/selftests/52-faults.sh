@@ -145,9 +145,9 @@ done
 static_neigh 0 2
 static_neigh 0 5
 for id in 2 5; do
-	bg nsx "n$id" python3 "$UDP" recv --port $PU --ready "$WC_TMP/ready.u$id" \
+	bg "$UDP" recv --netns "n$id" --port $PU --ready "$WC_TMP/ready.u$id" \
 		--out "$WC_TMP/u$id"
-	bg nsx "n$id" python3 "$UDP" recv --port $PM --group 239.7.7.7 \
+	bg "$UDP" recv --netns "n$id" --port $PM --group 239.7.7.7 \
 		--ifname "wcn$id" --ready "$WC_TMP/ready.m$id" --out "$WC_TMP/m$id"
 done
 wait_for 30 sh -c "ls $WC_TMP/ready.* | wc -l | grep -qx 4" ||
@@ -157,9 +157,9 @@ tx0=$(cnt 0 tx_frames)
 fd0=$(cnt 0 fault_drops)
 check "link 3-4 fails under traffic" wormctl fault add wc link 3 4
 check "send: $N unicast to node 5, $N to node 2, $N multicast (members 2, 5)" sh -c "
-	ip netns exec n0 python3 $UDP send --dst $(ip4_of 5) --port $PU --count $N --tag a &&
-	ip netns exec n0 python3 $UDP send --dst $(ip4_of 2) --port $PU --count $N --tag b &&
-	ip netns exec n0 python3 $UDP send --dst 239.7.7.7 --port $PM --ifname wcn0 \
+	$UDP send --netns n0 --dst $(ip4_of 5) --port $PU --count $N --tag a &&
+	$UDP send --netns n0 --dst $(ip4_of 2) --port $PU --count $N --tag b &&
+	$UDP send --netns n0 --dst 239.7.7.7 --port $PM --ifname wcn0 \
 		--count $N --tag m"
 # done when node 0 has sent all and its frames are delivered or counted
 settled() {
@@ -193,7 +193,7 @@ else
 fi
 
 check "link 3-4 repaired" wormctl fault del wc link 3 4
-nsx n0 python3 "$UDP" send --dst "$(ip4_of 5)" --port $PU --count $N --tag c
+"$UDP" send --netns n0 --dst "$(ip4_of 5)" --port $PU --count $N --tag c
 if wait_for 30 sh -c "[ \$(grep -c '^c ' $WC_TMP/u5) -ge $N ]"; then
 	ok "after repair node 5 gets the unicast"
 else
@@ -209,7 +209,7 @@ if wait_for 10 carrier_off; then
 else
 	not_ok "node 5's device: carrier off" "$(ip -n n5 link show dev wcn5)"
 fi
-nsx n0 python3 "$UDP" send --dst "$(ip4_of 5)" --port $PU --count $N --tag d
+"$UDP" send --netns n0 --dst "$(ip4_of 5)" --port $PU --count $N --tag d
 fd_at_least() {
 	[ $(($(cnt 0 fault_drops) - fd0)) -ge "$1" ]
 }

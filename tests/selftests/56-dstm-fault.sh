@@ -69,7 +69,7 @@ bg "$WORMCASTD"
 tbl() {
 	wormctl -j table show wc 2>/dev/null | jq -c ".[0] | $1"
 }
-if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme // \"none\"')\" = dstm-1 ]"; then
+if wait_for 60 wc_table_committed wc dstm-1; then
 	ok "wormcastd committed the dstm-1 table ($(tbl '{gen, nfaults}'))"
 else
 	not_ok "wormcastd committed the dstm-1 table" "$(tail -n 5 "$WC_TMP/bg.log")"
@@ -128,7 +128,7 @@ send_check() {
 	mc_recv_start 4
 	wait_for 30 mc_all_ready 4 || not_ok "$1: receivers joined"
 	check "$1: send $N datagrams to 239.1.2.3" \
-		nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+		"$UDP" send --netns "n$SRC" --dst 239.1.2.3 --port $PORT4 \
 		--ifname "wcn$SRC" --count $N --tag "$2" --size 300
 	wait_for 30 mc_members_have 4 $N
 	mc_check_got 4 "$1" "$2" $N
@@ -154,8 +154,11 @@ fi
 send_check "link $A-$B failed" failed
 
 check "link $A-$B repaired" wormctl fault del wc link "$A" "$B"
-if wait_for 30 sh -c "[ \"\$(wormctl -j table show wc | jq '.[0].nfaults')\" = 0 ] &&
-		[ \"\$(wormctl -j table show wc | jq '.[0].gen')\" -gt $gen1 ]"; then
+repaired_after() {
+	[ "$(wc_table_field wc dstm-1 faulty_links)" = 0 ] &&
+		[ "$(wc_table_field wc dstm-1 gen)" -gt "$1" ]
+}
+if wait_for 30 repaired_after "$gen1"; then
 	ok "wormcastd committed a new generation without faulty links ($gen1 -> $(tbl .gen))"
 else
 	not_ok "wormcastd committed a table without faulty links" \
@@ -199,7 +202,7 @@ check "wormctl fabric set wc fault-info local" wormctl fabric set wc fault-info 
 is "  read back: local" "$(finfo)" local
 
 bg "$WORMCASTD"
-if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '.[0].scheme // \"none\"')\" = dstm-1 ]"; then
+if wait_for 60 wc_table_committed wc dstm-1; then
 	ok "wormcastd committed the dstm-1 table ($(tbl '{gen, nfaults}'))"
 else
 	not_ok "wormcastd committed the dstm-1 table" "$(tail -n 5 "$WC_TMP/bg.log")"
@@ -221,7 +224,7 @@ check "link $A-$B fails, wormcastd stopped" wormctl fault add wc link "$A" "$B"
 mc_recv_start 4
 wait_for 30 mc_all_ready 4 || not_ok "local: receivers joined"
 check "local: send $N datagrams to 239.1.2.3" \
-	nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+	"$UDP" send --netns "n$SRC" --dst 239.1.2.3 --port $PORT4 \
 	--ifname "wcn$SRC" --count $N --tag local --size 300
 wait_for 30 mc_members_have 4 $N
 mc_check_got 4 "local, link $A-$B failed" local $N
@@ -288,7 +291,7 @@ if [ -n "$C" ] && check "both trees cut: tree-1 link $C-$D fails too" \
 	mc_recv_start 4
 	wait_for 30 mc_all_ready 4 || not_ok "both cut: receivers joined"
 	check "both cut: send $N datagrams to 239.1.2.3" \
-		nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+		"$UDP" send --netns "n$SRC" --dst 239.1.2.3 --port $PORT4 \
 		--ifname "wcn$SRC" --count $N --tag both --size 300
 	nm=$(echo $MEMBERS | wc -w)
 	# got_both: copies the members read; both_done: all read or counted

@@ -45,7 +45,7 @@ check "tables.py deleted its fabric" sh -c '! ip link show wct 2>/dev/null'
 
 # counter NODE NAME: one of the node's counters (wormctl stats -j).
 counter() {
-	wormctl -j stats wc | jq ".[0].per_node[] | select(.node == $1) | .counters.$2"
+	wc_node_counters wc "$1" "$2"
 }
 
 # NODE:WORMS_INJECTED:RX_FRAMES of every node, one per line
@@ -56,8 +56,7 @@ per_node() {
 
 # bcast_is SCHEME: the committed bcast table is of SCHEME
 bcast_is() {
-	[ "$(wormctl -j table show wc 2>/dev/null |
-		jq -r '[.[] | select(.kind == "bcast")][0].scheme // "none"')" = "$1" ]
+	wc_table_committed wc "$1" bcast
 }
 
 # bc_setup DIMS SCHEME SRC RECEIVER...: fabric wc, SRC and the receivers
@@ -83,8 +82,7 @@ bc_setup() {
 }
 
 # The receivers: one socket on PORT (no group: an empty GROUP) in each
-# receiver's namespace, all in one udp.py (under TCG every Python start
-# costs about a second).
+# receiver's namespace, all in one wc-udp (under TCG every process costs).
 rcv_start() {
 	_specs=""
 	rm -f "$WC_TMP/ready"
@@ -92,7 +90,7 @@ rcv_start() {
 		rm -f "$WC_TMP/got.$_id"
 		_specs="$_specs n$_id,wcn$_id,,$PORT,$WC_TMP/got.$_id"
 	done
-	bg python3 "$UDP" recv-many --ready "$WC_TMP/ready" $_specs
+	bg "$UDP" recv-many --ready "$WC_TMP/ready" $_specs
 	_rcv_pids=$bg_pid
 }
 
@@ -147,7 +145,7 @@ bc_round() {
 	per_node >"$WC_TMP/s0"
 	f0=$(counter $SRC table_fallback)
 	check "$1: send $N broadcast datagrams from node $SRC" \
-		nsx "n$SRC" python3 "$UDP" send --dst 10.0.255.255 --port $PORT \
+		"$UDP" send --netns "n$SRC" --dst 10.0.255.255 --port $PORT \
 		--count $N --tag "$2" --size 200
 	wait_for 30 rcv_have "$2"
 	wait_for 30 rx_done
@@ -187,7 +185,7 @@ lat_round() {
 	# records are read on the fabric device; without IPv6 it sends nothing
 	sysctl -qw net.ipv6.conf.wc.disable_ipv6=1 && ip link set wc up
 	_j=$(python3 "$here/bcast_latency.py" wc $SRC --tag "$2" \
-		--wormsim "$WORMSIM" --cmd "ip netns exec n$SRC python3 $UDP send \
+		--wormsim "$WORMSIM" --cmd "$UDP send --netns n$SRC \
 		--dst 10.0.255.255 --port $PORT --count 1 --tag @TAG@ --size $3")
 	_k=$(echo "$_j" | jq '.latency // "none"')
 	_w=$(echo "$_j" | jq '.wormsim // "none"')
@@ -280,7 +278,7 @@ fd_done() {
 check "link 6-7 fails" wormctl fault add wc link 6 7
 fd_rx >"$WC_TMP/f0"
 check "dcf 4x4, link 6-7 down: send $N broadcast datagrams from node 6" \
-	nsx "n$SRC" python3 "$UDP" send --dst 10.0.255.255 --port $PORT \
+	"$UDP" send --netns "n$SRC" --dst 10.0.255.255 --port $PORT \
 	--count $N --tag f4 --size 200
 wait_for 30 fd_done
 sleep 1

@@ -61,12 +61,16 @@ ft() {
 	wormctl -j table show -v wc 2>/dev/null |
 		jq -c "[.[] | select(.kind == \"ftmesh\")][0] | $1"
 }
+# ftmesh_committed: the kernel holds an ftmesh table
+ftmesh_committed() {
+	[ -n "$(wc_table_field wc ftmesh gen)" ]
+}
 # blocks: the table's blocks as "x0,y0-x1,y1 ..."
 blocks() {
 	ft '[.blocks[]? | "\(.x0),\(.y0)-\(.x1),\(.y1)"] | join(" ")' | tr -d '"'
 }
 counter() {
-	wormctl -j stats wc | jq ".[0].per_node[] | select(.node == $1) | .counters.$2"
+	wc_node_counters wc "$1" "$2"
 }
 # delivered TAG: datagrams tagged TAG that the members received in all
 delivered() {
@@ -86,7 +90,7 @@ round() {
 	fa0=$(wc_stat wc fault_absorbed)
 	w0=$(counter $SRC worms_injected) t0=$(counter $SRC tx_frames)
 	check "$1: send $N datagrams to 239.1.2.3" \
-		nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+		"$UDP" send --netns "n$SRC" --dst 239.1.2.3 --port $PORT4 \
 		--ifname "wcn$SRC" --count $N --tag "$2" --size 300
 	_members=$(echo $MEMBERS | wc -w)
 	wait_for 30 round_done "$2" "$fd0" $((N * _members))
@@ -131,7 +135,7 @@ round "no table yet" nt " $MEMBERS " fallback
 
 bg "$WORMCASTD"
 wcd=$bg_pid
-if wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '[.[] | select(.kind == \"ftmesh\")] | length')\" = 1 ]"; then
+if wait_for 60 ftmesh_committed; then
 	ok "wormcastd committed an ftmesh table ($(ft '{gen, strategy, nblocks}'))"
 else
 	not_ok "wormcastd committed an ftmesh table" "$(tail -n 5 "$WC_TMP/bg.log")"
@@ -141,7 +145,10 @@ round "no fault" ok " $MEMBERS " table
 
 # wait_blocks WANT: wormcastd committed a table whose blocks are WANT
 wait_blocks() {
-	wait_for 30 sh -c "[ \"\$(wormctl -j table show -v wc 2>/dev/null | jq -r '[.[] | select(.kind == \"ftmesh\")][0] | [.blocks[]? | \"\\(.x0),\\(.y0)-\\(.x1),\\(.y1)\"] | join(\" \")')\" = '$1' ]"
+	wait_for 30 blocks_are "$1"
+}
+blocks_are() {
+	[ "$(blocks)" = "$1" ]
 }
 # fault_step WHAT CMD WANT: run CMD, then wormcastd commits blocks WANT
 fault_step() {

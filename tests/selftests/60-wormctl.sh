@@ -55,13 +55,13 @@ is "... and by name from inside that namespace" \
 static_neigh "$SRC" "$DST" && static_neigh "$DST" "$SRC" ||
 	not_ok "static neighbour entries"
 sleep 1
-bg nsx "n$DST" python3 "$UDP" recv --port 7000 --ready "$WC_TMP/ready" --out "$WC_TMP/got"
+bg "$UDP" recv --netns "n$DST" --port 7000 --ready "$WC_TMP/ready" --out "$WC_TMP/got"
 wait_for 30 test -f "$WC_TMP/ready"
 before=$(wormctl -j stats wc)
 links_before=$(wormctl -j stats wc --links)
 # One datagram at a time, so that the fabric is at zero load.
 check "send $K datagrams node $SRC -> node $DST" \
-	nsx "n$SRC" python3 "$UDP" send --dst "$(ip4_of $DST)" --port 7000 \
+	"$UDP" send --netns "n$SRC" --dst "$(ip4_of $DST)" --port 7000 \
 	--count $K --interval 0.05 --size 100
 sleep 1
 after=$(wormctl -j stats wc)

@@ -61,7 +61,7 @@ tables() {
 
 # scheme_gen S: generation of the committed table of scheme S ("" if none)
 scheme_gen() {
-	tables "[.[] | select(.scheme == \"$1\")][0].gen // empty"
+	wc_table_field wc "$1" gen
 }
 
 # plan_dests: destinations of the plan for (SRC, 239.1.2.3: its MAC), sorted
@@ -82,7 +82,7 @@ ready() {
 send() {
 	c=$1 _tag=$2
 	shift 2
-	nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port $PORT4 \
+	"$UDP" send --netns "n$SRC" --dst 239.1.2.3 --port $PORT4 \
 		--ifname "wcn$SRC" --count "$c" --tag "$_tag" --size 300 "$@"
 }
 
@@ -203,15 +203,16 @@ fabric_done() {
 
 # plans_gen: generation of the committed plans table (0 if none)
 plans_gen() {
-	tables '[.[] | select(.kind == "plans")][0].gen // 0'
+	_g=$(wc_table_field wc plans gen)
+	echo "${_g:-0}"
 }
 
 # repushed S GEN0 PGEN0 NFAULTS: the table of scheme S lists NFAULTS
 # faulty links at a generation after GEN0 (ocms/otms: the group's plan
 # made again on it, after PGEN0)
 repushed() {
-	[ "$(tables "[.[] | select(.scheme == \"$1\")][0] | .nfaults, .gen > $2" |
-		tr '\n' ' ')" = "$4 true " ] && ready "$1" || return 1
+	[ "$(wc_table_field wc "$1" faulty_links)" = "$4" ] &&
+		[ "$(scheme_gen "$1")" -gt "$2" ] && ready "$1" || return 1
 	case $1 in
 	ocms | otms) [ "$(plans_gen)" -gt "$3" ] ;;
 	esac

@@ -30,7 +30,7 @@ if wc_add wc topology torus dims 4x4; then
 	echo "$out" | grep -q '2 received' && ok "traffic across namespaces" ||
 		not_ok "traffic across namespaces" "$out"
 	# Keep traffic flowing while the fabric goes away.
-	bg nsx a python3 "$UDP" send --dst "$(ip4_of 5)" --port 9 --loop
+	bg "$UDP" send --netns a --dst "$(ip4_of 5)" --port 9 --loop
 	sleep 1
 	check "delete the fabric from the initial namespace" wc_del wc
 	is "no wormcast device left anywhere" \
@@ -67,7 +67,7 @@ if wc_add wc topology mesh dims 4; then
 	out=$(nsx f ping -c 2 -i 0.2 -W 5 "$(ip4_of 3)" 2>&1)
 	echo "$out" | grep -q '2 received' && ok "node 0 reaches node 3" ||
 		not_ok "node 0 reaches node 3" "$out"
-	bg nsx f python3 "$UDP" send --dst "$(ip4_of 3)" --port 9 --loop
+	bg "$UDP" send --netns f --dst "$(ip4_of 3)" --port 9 --loop
 	sleep 1
 	check "delete namespace e under traffic" ns_del e
 	if wait_for 60 sh -c '[ ! -e /sys/class/net/wc ]'; then

@@ -29,13 +29,13 @@ done
 ns_new h && node_in_ns whn7 h 7
 
 # Receivers joined, so that multicast really crosses the fabric.
-bg nsx n10 python3 "$UDP" recv --port 5000 --group 239.5.5.5 --ifname wcn10 \
+bg "$UDP" recv --netns n10 --port 5000 --group 239.5.5.5 --ifname wcn10 \
 	--out "$WC_TMP/got" --ready "$WC_TMP/ready"
 wait_for 30 test -f "$WC_TMP/ready"
-bg nsx n0 python3 "$UDP" send --dst 239.5.5.5 --port 5000 --ifname wcn0 --loop --size 1000
-bg nsx n5 python3 "$UDP" send --dst "$(ip4_of 10)" --port 5001 --loop --size 100
+bg "$UDP" send --netns n0 --dst 239.5.5.5 --port 5000 --ifname wcn0 --loop --size 1000
+bg "$UDP" send --netns n5 --dst "$(ip4_of 10)" --port 5001 --loop --size 100
 bg nsx n5 ping -f -W 1 "$(ip4_of 0)"
-bg nsx h python3 "$UDP" send --dst 10.0.255.255 --port 5002 --loop
+bg "$UDP" send --netns h --dst 10.0.255.255 --port 5002 --loop
 if wait_for 60 test -s "$WC_TMP/got"; then
 	sleep 1
 	ok "traffic is flowing ($(wc -l <"$WC_TMP/got") datagrams so far)"

@@ -54,9 +54,9 @@ say ""
 say "== receivers: UDP sockets, port 5000 (IPv4) and 5001 (IPv6)"
 for id in $MEMBERS $OTHERS; do
 	case " $MEMBERS " in *" $id "*) g4=$G4 g6=$G6 ;; *) g4=239.9.9.9 g6=ff0e::9:9:9 ;; esac
-	bg nsx "n$id" python3 "$UDP" recv --port 5000 --group $g4 --ifname "wcn$id" \
+	bg "$UDP" recv --netns "n$id" --port 5000 --group $g4 --ifname "wcn$id" \
 		--ready "$WC_TMP/r4.$id" --out "$WC_TMP/got.$id"
-	bg nsx "n$id" python3 "$UDP" recv --port 5001 --group $g6 --ifname "wcn$id" \
+	bg "$UDP" recv --netns "n$id" --port 5001 --group $g6 --ifname "wcn$id" \
 		--ready "$WC_TMP/r6.$id" --out "$WC_TMP/got.$id"
 done
 wait_for 60 sh -c "[ \$(ls $WC_TMP/r* | wc -l) = $((2 * $(echo $MEMBERS $OTHERS | wc -w))) ]" ||
@@ -65,9 +65,9 @@ sleep 1
 
 say ""
 say "== node $SRC sends $N datagrams to $G4 and $N to $G6"
-nsx "n$SRC" python3 "$UDP" send --dst $G4 --port 5000 --ifname "wcn$SRC" --count $N \
+"$UDP" send --netns "n$SRC" --dst $G4 --port 5000 --ifname "wcn$SRC" --count $N \
 	--tag "IPv4 hello from node $SRC, #" || failed=1
-nsx "n$SRC" python3 "$UDP" send --dst $G6 --port 5001 --ifname "wcn$SRC" --count $N \
+"$UDP" send --netns "n$SRC" --dst $G6 --port 5001 --ifname "wcn$SRC" --count $N \
 	--tag "IPv6 hello from node $SRC, #" || failed=1
 # until every member has both families' datagrams (or 30 s)
 members_done() {

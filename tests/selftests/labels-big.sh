@@ -41,15 +41,9 @@ PORT4=5000
 bg "$WORMCASTD"
 
 # snap: "tx_frames worms_injected table_fallback drops" of the source
-# node, and the sum of the fabric's drop counters (as wc_drops), from one
-# "wormctl -j stats" (each process costs under TCG).
+# node, and the sum of the fabric's drop counters (as wc_drops).
 snap() {
-	wormctl -j stats wc | jq -r --argjson n "$SRC" '[
-		(.[0].per_node[] | select(.node == $n) | .counters |
-			.tx_frames, .worms_injected, .table_fallback),
-		(first(.. | objects | select(has("counters"))) | .counters |
-			[to_entries[] | select(.key | startswith("drop")) | .value] | add)
-		] | @tsv'
+	echo "$(wc_node_counters wc "$SRC" tx_frames worms_injected table_fallback) $(wc_drops wc)"
 }
 
 # The planner's structure for a kernel scheme.
@@ -63,7 +57,7 @@ plan_struct() {
 # wait_labels SCHEME: wormcastd committed the fabric's labels table for
 # SCHEME.
 wait_labels() {
-	wait_for 60 sh -c "[ \"\$(wormctl -j table show wc 2>/dev/null | jq -r '[.[] | select(.kind == \"labels\")][0].scheme // \"none\"')\" = $1 ]"
+	wait_for 60 wc_table_committed wc $1 labels
 }
 
 # run_scheme TOPO SCHEME: switch the fabric to SCHEME and check N
@@ -90,7 +84,7 @@ run_scheme() {
 	set -- $(snap)
 	tx0=$1 w0=$2 f0=$3
 	check "$t: send $N datagrams to 239.1.2.3" \
-		nsx "n$SRC" python3 "$UDP" send --dst 239.1.2.3 --port "$PORT4" \
+		"$UDP" send --netns "n$SRC" --dst 239.1.2.3 --port "$PORT4" \
 		--ifname "wcn$SRC" --count $N --tag "$sch" --size 200
 	wait_for 60 mc_members_have 4 $N
 	mc_check_got 4 "$t" "$sch" $N

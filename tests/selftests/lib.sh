@@ -9,7 +9,8 @@
 
 WC_ROOT=${WC_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 export IP_LIB_DIR=${IP_LIB_DIR:-${WC_BUILD:-$WC_ROOT/build}}
-UDP=$WC_ROOT/tests/selftests/udp.py
+# the UDP sender and receiver (wc-udp.c; "make" builds it)
+UDP=${WC_BUILD:-$WC_ROOT/build}/wc-udp
 
 _tap_n=0
 _tap_failed=0
@@ -241,16 +242,29 @@ ndevs() {
 
 # ---------------------------------------------------------------- namespaces
 
-# ns_new NAME: a network namespace with lo up, deleted at exit.  Router
-# solicitations and duplicate address detection are off, so that IPv6 sends
-# nothing unasked for once addresses are set (exact counters).
+# ns_quiet_ipv6: router solicitations and duplicate address detection off
+# in the initial namespace and in every namespace made after it
+# (net.core.devconf_inherit_init_net), so that IPv6 sends nothing unasked
+# for once addresses are set (exact counters).  Once per boot, not once
+# per namespace: under TCG every exec costs.
+ns_quiet_ipv6() {
+	_inherit=0
+	read -r _inherit </proc/sys/net/core/devconf_inherit_init_net 2>/dev/null
+	[ "$_inherit" = 1 ] && return 0
+	sysctl -qw net.ipv6.conf.default.router_solicitations=0 \
+		net.ipv6.conf.all.router_solicitations=0 \
+		net.ipv6.conf.default.dad_transmits=0 \
+		net.ipv6.conf.all.dad_transmits=0 \
+		net.core.devconf_inherit_init_net=1
+}
+
+# ns_new NAME: a network namespace with lo up and ns_quiet_ipv6's
+# settings, deleted at exit.
 ns_new() {
+	ns_quiet_ipv6 || return 1
 	ip netns add "$1" || return 1
 	_netns="$_netns $1"
 	ip -n "$1" link set lo up
-	ip netns exec "$1" sysctl -qw net.ipv6.conf.default.router_solicitations=0 \
-		net.ipv6.conf.all.router_solicitations=0 \
-		net.ipv6.conf.default.dad_transmits=0 net.ipv6.conf.all.dad_transmits=0
 }
 
 # ns_del NAME...: delete namespaces now (and forget them for the clean-up),
@@ -270,48 +284,46 @@ ns_del() {
 }
 
 # node_in_ns DEV NS ID: move node device DEV into NS, bring it up with
-# 10.0.0.ID/16 and fd00::ID/64 (no DAD, so the addresses work at once).
+# 10.0.0.ID/16 and fd00::ID/64 (no DAD, so the addresses work at once), and
+# route multicast through it; two processes.
 node_in_ns() {
 	ip link set "$1" netns "$2" || return 1
-	ip -n "$2" link set "$1" up || return 1
-	ip -n "$2" addr add "10.0.$(($3 / 250)).$(($3 % 250 + 1))/16" dev "$1" || return 1
-	ip -n "$2" -6 addr add "fd00::$(printf %x $(($3 + 1)))/64" dev "$1" nodad || return 1
-	# Multicast leaves through this device.
-	ip -n "$2" route replace 224.0.0.0/4 dev "$1" || return 1
+	node_up "$1" "$2" "$3"
+}
+
+# node_up DEV NS ID: node_in_ns's addresses and route, in one ip batch.
+node_up() {
+	printf '%s\n' "link set lo up" "link set $1 up" \
+		"addr add $(ip4_of "$3")/16 dev $1" \
+		"addr add $(ip6_of "$3")/64 dev $1 nodad" \
+		"route replace 224.0.0.0/4 dev $1" |
+		ip -n "$2" -batch -
 }
 
 # nodes_in_ns ID...: node_in_ns wcnID nID ID for each ID, the namespace
 # made as ns_new makes it unless it exists, in few processes (one ip batch
-# for the namespaces, one for the moves, one sysctl and one ip batch per
-# namespace): under TCG every process costs, and a test with dozens of
-# nodes in namespaces spends minutes on them otherwise.
+# for the namespaces, one for the moves and one per namespace): under TCG
+# every process costs, and a test with dozens of nodes in namespaces
+# spends minutes on them otherwise.
 nodes_in_ns() {
 	_new=""
 	for _id; do
 		[ -e "/run/netns/n$_id" ] || _new="$_new $_id"
 	done
 	if [ -n "$_new" ]; then
+		ns_quiet_ipv6 || return 1
 		for _id in $_new; do
 			echo "netns add n$_id"
 		done | ip -batch - || return 1
 		for _id in $_new; do
 			_netns="$_netns n$_id"
-			ip netns exec "n$_id" sysctl -qw \
-				net.ipv6.conf.default.router_solicitations=0 \
-				net.ipv6.conf.all.router_solicitations=0 \
-				net.ipv6.conf.default.dad_transmits=0 \
-				net.ipv6.conf.all.dad_transmits=0 || return 1
 		done
 	fi
 	for _id; do
 		echo "link set wcn$_id netns n$_id"
 	done | ip -batch - || return 1
 	for _id; do
-		printf '%s\n' "link set lo up" "link set wcn$_id up" \
-			"addr add $(ip4_of "$_id")/16 dev wcn$_id" \
-			"addr add $(ip6_of "$_id")/64 dev wcn$_id nodad" \
-			"route replace 224.0.0.0/4 dev wcn$_id" |
-			ip -n "n$_id" -batch - || return 1
+		node_up "wcn$_id" "n$_id" "$_id" || return 1
 	done
 }
 
@@ -338,51 +350,158 @@ nsx() {
 	ip netns exec "$_ns" "$@"
 }
 
-# rx_packets DEV NS: rx packet counter of DEV (ip -s -j link).
+# dev_stats DEV NS: "RX_PACKETS TX_PACKETS DROPS" of DEV in NS, DROPS the
+# rx and tx drops and errors together.  From ip's text (one ip, no jq: a
+# jq start costs about a second of CPU under TCG, and tests take these
+# for every node twice a round).
+dev_stats() {
+	ip -n "$2" -s link show dev "$1" | {
+		_sect="" _rx="" _tx="" _bad=0
+		while read -r _bytes _pkts _errs _drops _rest; do
+			case $_bytes in
+			RX: | TX:) _sect=$_bytes; continue ;;
+			esac
+			case $_sect in
+			RX:) _rx=$_pkts ;;
+			TX:) _tx=$_pkts ;;
+			*) continue ;;
+			esac
+			_bad=$((_bad + _errs + _drops)) _sect=""
+		done
+		[ -n "$_rx" ] && [ -n "$_tx" ] && echo "$_rx $_tx $_bad"
+	}
+}
+
+# rx_packets DEV NS, tx_packets DEV NS, drops DEV NS: one of dev_stats's
 rx_packets() {
-	ip -n "$2" -s -j link show dev "$1" | jq '.[0].stats64.rx.packets'
+	# shellcheck disable=SC2046
+	set -- $(dev_stats "$1" "$2")
+	echo "$1"
 }
 
 tx_packets() {
-	ip -n "$2" -s -j link show dev "$1" | jq '.[0].stats64.tx.packets'
+	# shellcheck disable=SC2046
+	set -- $(dev_stats "$1" "$2")
+	echo "$2"
 }
 
-# Dropped packets of DEV in NS, rx and tx together.
 drops() {
-	ip -n "$2" -s -j link show dev "$1" |
-		jq '.[0].stats64 | .rx.dropped + .tx.dropped + .rx.errors + .tx.errors'
+	# shellcheck disable=SC2046
+	set -- $(dev_stats "$1" "$2")
+	echo "$3"
 }
 
-# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds.  The
+# wait_for SECONDS CMD...: poll CMD until it succeeds, 0.1 s after the
+# first try, then twice as long after each failed poll up to 1 s.  The
 # ceiling is SECONDS times WC_WAIT_SCALE (default 3): what a quiet machine
 # needs is far below SECONDS, and a slow or loaded one must not fail a
-# test that is only slow.  It is counted in polls of at least 0.1 s each
-# (no clock read: under TCG every exec costs, and the poll would take CPU
-# from what it waits for), so a slow machine waits longer still.  A real
-# hang is caught by the harness's progress watch (WC_SCRIPT_STALL) if a
-# ceiling is not.
+# test that is only slow.  It is counted in the sleeps between polls (no
+# clock read), so a slow machine waits longer still.  Why the backoff:
+# under TCG a sleep is an exec (about 0.1 s of CPU) and a poll that runs
+# wormctl and jq about a second, so polling ten times a second took most
+# of a CPU from what the test waits for.  A real hang is caught by the
+# harness's progress watch (WC_SCRIPT_STALL) if a ceiling is not.
 wait_for() {
-	_polls=$(($1 * ${WC_WAIT_SCALE:-3} * 10))
+	_left=$(($1 * ${WC_WAIT_SCALE:-3} * 10))	# tenths of a second
+	_step=1
 	shift
 	until "$@" >/dev/null 2>&1; do
-		[ "$_polls" -gt 0 ] || return 1
-		_polls=$((_polls - 1))
-		sleep 0.1
+		[ "$_left" -gt 0 ] || return 1
+		[ "$_step" -le "$_left" ] || _step=$_left
+		case $_step in
+		10) sleep 1 ;;
+		*) sleep "0.$_step" ;;
+		esac
+		_left=$((_left - _step))
+		_step=$((_step * 2))
+		[ "$_step" -le 10 ] || _step=10
 	done
 }
 
-# wc_stat FABRIC KEY: a fabric-wide value from "wormctl -j stats FABRIC",
-# engine statistic or counter (e.g. worms_done, rx_frames, drop_self).
+# wc_stat FABRIC KEY: a fabric-wide value from "wormctl stats FABRIC",
+# engine statistic or counter (e.g. worms_done, rx_frames, drop_self);
+# empty if there is none.  (The text form and awk, not -j and jq: a jq
+# start costs about a second of CPU under TCG, and tests poll these.)
 wc_stat() {
-	wormctl -j stats "$1" | jq -r "first(.. | objects | select(has(\"engine\") or
-		has(\"counters\"))) | (.engine // {}) + (.counters // {}) | .$2"
+	wormctl stats "$1" total | awk -v k="$2:" '
+		/^[a-z]/ { sect = $1 }
+		(sect == "engine:" || sect == "total:") && $1 == k { v = $2 }
+		END { print v }'
+}
+
+# wc_node_counters FABRIC NODE NAME...: the node's counters NAME... on one
+# line, tab-separated, from "wormctl stats FABRIC node NODE" (no jq).
+wc_node_counters() {
+	_fab=$1 _node=$2
+	shift 2
+	wormctl stats "$_fab" node "$_node" | awk -v names="$*" '
+		NR > 1 { v[$1] = $2 }
+		END {
+			n = split(names, want, " ")
+			for (i = 1; i <= n; i++)
+				printf "%s%s", v[want[i] ":"], (i < n ? "\t" : "\n")
+		}'
+}
+
+# wc_nodes_counter FABRIC NAME: "ID VALUE" of counter NAME for every node
+# of FABRIC, one line each in node order, from one "wormctl stats" (its
+# text lists each node's non-zero counters; a node device's rx_packets and
+# tx_packets are its rx_frames and tx_frames).
+wc_nodes_counter() {
+	wormctl stats "$1" | awk -v k="$2" '
+		$1 == "node" {
+			id = $2
+			sub(/:$/, "", id)
+			v = 0
+			for (i = 3; i < NF; i++)
+				if ($i == k)
+					v = $(i + 1)
+			print id, v
+		}'
+}
+
+# wc_table_committed FABRIC SCHEME [KIND]: the kernel holds a table of
+# SCHEME (of KIND if given) for FABRIC, as "wormctl table show" lists it
+# (its text and awk: tests poll this, and a jq start costs about a second
+# of CPU under TCG).
+wc_table_committed() {
+	wormctl table show "$1" 2>/dev/null | awk -v s="$2" -v k="${3:-}" '
+		k == "" || $1 == k {
+			for (i = 2; i < NF; i++)
+				if ($i == "scheme" && $(i + 1) == s)
+					found = 1
+		}
+		END { exit !found }'
+}
+
+# wc_table_field FABRIC KEY FIELD: FIELD (gen, size, faulty_links, ...) of
+# FABRIC's table of kind or scheme KEY as "wormctl table show" lists it: 0
+# if the line has no FIELD (faulty_links is listed when not zero), nothing
+# if there is no such table.
+wc_table_field() {
+	wormctl table show "$1" 2>/dev/null | awk -v key="$2" -v f="$3" '
+		!found {
+			hit = $1 == key
+			for (i = 2; i < NF; i++)
+				if ($i == "scheme" && $(i + 1) == key)
+					hit = 1
+			if (!hit)
+				next
+			found = 1
+			v = 0
+			for (i = 2; i < NF; i++)
+				if ($i == f)
+					v = $(i + 1)
+			print v
+		}'
 }
 
 # wc_drops FABRIC: sum of the fabric's drop_* counters ("null" if none).
 wc_drops() {
-	wormctl -j stats "$1" | jq "first(.. | objects | select(has(\"counters\"))) |
-		.counters | [to_entries[] | select(.key | startswith(\"drop\")) | .value] |
-		if length > 0 then add else null end"
+	wormctl stats "$1" total | awk '
+		/^[a-z]/ { sect = $1 }
+		sect == "total:" && $1 ~ /^drop/ { s += $2; n++ }
+		END { print n ? s : "null" }'
 }
 
 # The module can be reloaded by a test (rmmod under traffic): make sure it is
@@ -394,11 +513,10 @@ module_loaded() {
 # ---------------------------------------------------------------- groups
 
 # Receivers of a group test: $MEMBERS join the test group, $OTHERS another
-# group on the same port, one udp.py socket each in namespace n<id> on
-# device ${MC_DEVPFX:-wcn}<id>, all in one process (udp.py recv-many: under
-# TCG every Python start costs about a second).  FAMILY is 4 (239.1.2.3,
-# port $PORT4) or 6 (ff0e::1:2:3, port $PORT6); what each gets goes to
-# $WC_TMP/got<F>.<id>.
+# group on the same port, one socket each in namespace n<id> on device
+# ${MC_DEVPFX:-wcn}<id>, all in one process (wc-udp recv-many).  FAMILY is
+# 4 (239.1.2.3, port $PORT4) or 6 (ff0e::1:2:3, port $PORT6); what each
+# gets goes to $WC_TMP/got<F>.<id>.
 mc_recv_start() {
 	_specs=""
 	_files="$WC_TMP/ready$1"
@@ -416,7 +534,7 @@ mc_recv_start() {
 		_files="$_files $WC_TMP/got$1.$_id"
 	done
 	rm -f $_files
-	bg python3 "$UDP" recv-many --ready "$WC_TMP/ready$1" $_specs
+	bg "$UDP" recv-many --ready "$WC_TMP/ready$1" $_specs
 	_mc_pids=$bg_pid
 }
 
