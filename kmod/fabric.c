@@ -9,7 +9,9 @@
  *   deliver callback: one skb clone per destination -> fabric->rxq
  *   (multiphase: and the target's own sends, queued by relay.c and
  *   submitted when the run returns, in the same poll)
- *   after the run: clone -> __dev_forward_skb() -> netif_receive_skb()
+ *   after the run: fabric->rxq -> fabric->rx_handoff
+ *   delivery poll (a NAPI of its own, threaded: may run on another CPU):
+ *   clone -> __dev_forward_skb() -> netif_receive_skb()
  *   msg_done callback: the original skb is freed, releasing the sender's
  *   socket memory (this is the end-to-end backpressure).
  */
@@ -47,7 +49,7 @@ static void wc_counters_sum(const struct wc_counters *cnt, u64 *sum)
 
 static void wc_groups_work(struct work_struct *work);
 
-/* Where each xmit-side counter goes in enum wormcast_counter. */
+/* Where each xmit-side and delivery-side counter goes in the uapi's. */
 static const u8 wc_tx_counter_ids[WC_TX_NCOUNTERS] = {
 	[WC_TX_FRAMES] = WORMCAST_CNT_TX_FRAMES,
 	[WC_TX_BYTES] = WORMCAST_CNT_TX_BYTES,
@@ -55,26 +57,39 @@ static const u8 wc_tx_counter_ids[WC_TX_NCOUNTERS] = {
 	[WC_TX_DROP_BAD_FRAME] = WORMCAST_CNT_DROP_BAD_FRAME,
 };
 
-static void wc_tx_counters_sum(const struct wc_tx_counters *cnt, u64 *sum)
+static const u8 wc_rx_counter_ids[WC_RX_NCOUNTERS] = {
+	[WC_RX_FRAMES] = WORMCAST_CNT_RX_FRAMES,
+	[WC_RX_BYTES] = WORMCAST_CNT_RX_BYTES,
+	[WC_RX_DROP_DST_DOWN] = WORMCAST_CNT_DROP_DST_DOWN,
+	[WC_RX_DROP_NOMEM] = WORMCAST_CNT_DROP_NOMEM,
+	[WC_RX_DROP_RX_ERROR] = WORMCAST_CNT_DROP_RX_ERROR,
+};
+
+static void wc_side_counters_sum(const struct wc_side_counters *cnt,
+				 const u8 *ids, int n, u64 *sum)
 {
-	u64 v[WC_TX_NCOUNTERS];
+	u64 v[WC_SIDE_NCOUNTERS];
 	unsigned int start;
 	int i;
 
+	BUILD_BUG_ON((int)WC_TX_NCOUNTERS > (int)WC_SIDE_NCOUNTERS);
 	do {
 		start = u64_stats_fetch_begin(&cnt->syncp);
-		for (i = 0; i < WC_TX_NCOUNTERS; i++)
+		for (i = 0; i < n; i++)
 			v[i] = u64_stats_read(&cnt->c[i]);
 	} while (u64_stats_fetch_retry(&cnt->syncp, start));
-	for (i = 0; i < WC_TX_NCOUNTERS; i++)
-		sum[wc_tx_counter_ids[i]] += v[i];
+	for (i = 0; i < n; i++)
+		sum[ids[i]] += v[i];
 }
 
 /* Glue counters of @node (engine counters excluded) into @cnt. */
 void wc_node_read_counters(const struct wc_node *node, u64 *cnt)
 {
 	memset(cnt, 0, sizeof(u64) * (WORMCAST_CNT_MAX + 1));
-	wc_tx_counters_sum(&node->tx_cnt, cnt);
+	wc_side_counters_sum(&node->tx_cnt, wc_tx_counter_ids,
+			     WC_TX_NCOUNTERS, cnt);
+	wc_side_counters_sum(&node->rx_cnt, wc_rx_counter_ids,
+			     WC_RX_NCOUNTERS, cnt);
 	wc_counters_sum(&node->napi_cnt, cnt);
 	cnt[WORMCAST_CNT_RX_FILTER_FALLBACK] =
 		atomic64_read(&node->rxf_fallbacks);
@@ -129,10 +144,16 @@ void wc_fabric_counters(struct wc_fabric *f, u64 *cnt)
 	}
 }
 
-/* Counted from the NAPI poll or the engine's callbacks. */
+/* Counted from the engine's NAPI poll or the engine's callbacks. */
 static void wc_count_napi(struct wc_fabric *f, u32 node, int which, u64 n)
 {
 	wc_count_add(&f->nodes[node].napi_cnt, which, n);
+}
+
+/* Counted from the delivery poll (WC_RX_*). */
+static void wc_count_rx(struct wc_fabric *f, u32 node, int which, u64 n)
+{
+	wc_count_side(&f->nodes[node].rx_cnt, which, n);
 }
 
 /* ------------------------------------------------------------ timestamps */
@@ -580,34 +601,27 @@ static void wc_inject(struct wc_fabric *f)
 
 /* ------------------------------------------------------------ delivery */
 
-/*
- * Hand at most @limit of the clones collected by wc_op_deliver() to their
- * node devices; the rest stays queued for the next poll.  Returns how many
- * were handled (delivered or counted as dropped).
- */
-static int wc_deliver(struct wc_fabric *f, int limit)
+/* Hand the clones of @q to their node devices (the delivery poll). */
+static void wc_deliver(struct wc_fabric *f, struct sk_buff_head *q)
 {
 	struct sk_buff *skb;
-	int n = 0;
 
-	while (n < limit && (skb = __skb_dequeue(&f->rxq))) {
+	while ((skb = __skb_dequeue(q))) {
 		u32 dst = wc_cb(skb)->dst;
 		struct wc_node *node = &f->nodes[dst];
 		struct net_device *dev = READ_ONCE(node->dev);
 		unsigned int len = skb->len;
 
-		n++;
 		if (!dev || !netif_running(dev)) {
 			/* went down while the worm was in flight */
-			wc_count_napi(f, wc_cb(skb)->src,
-				      WORMCAST_CNT_DROP_DST_DOWN, 1);
+			wc_count_rx(f, wc_cb(skb)->src, WC_RX_DROP_DST_DOWN, 1);
 			kfree_skb(skb);
 			continue;
 		}
 		if (unlikely(wc_cb(skb)->hwtstamp ||
 			     skb_shinfo(skb)->tx_flags & SKBTX_HW_TSTAMP) &&
 		    wc_rx_hwtstamp(skb)) {
-			wc_count_napi(f, dst, WORMCAST_CNT_DROP_NOMEM, 1);
+			wc_count_rx(f, dst, WC_RX_DROP_NOMEM, 1);
 			kfree_skb(skb);
 			continue;
 		}
@@ -615,14 +629,82 @@ static int wc_deliver(struct wc_fabric *f, int limit)
 		 * rx_dropped of @dev); scrubs it when crossing netns.
 		 */
 		if (__dev_forward_skb(dev, skb) != NET_RX_SUCCESS) {
-			wc_count_napi(f, dst, WORMCAST_CNT_DROP_RX_ERROR, 1);
+			wc_count_rx(f, dst, WC_RX_DROP_RX_ERROR, 1);
 			continue;
 		}
-		wc_count_napi(f, dst, WORMCAST_CNT_RX_FRAMES, 1);
-		wc_count_napi(f, dst, WORMCAST_CNT_RX_BYTES, len);
+		wc_count_rx(f, dst, WC_RX_FRAMES, 1);
+		wc_count_rx(f, dst, WC_RX_BYTES, len);
 		netif_receive_skb(skb);
 	}
+}
+
+/*
+ * The delivery poll: at most @budget clones from the engine's hand-off,
+ * each delivered or counted as dropped.  It wakes the engine's poll when
+ * that one waits for room (wc_rx_room()).
+ */
+static int wc_rx_poll(struct napi_struct *napi, int budget)
+{
+	struct wc_fabric *f = container_of(napi, struct wc_fabric, rx_napi);
+	struct sk_buff_head q;
+	struct sk_buff *skb;
+	bool wake = false;
+	int done = 0;
+
+	__skb_queue_head_init(&q);
+	spin_lock(&f->rx_handoff.lock);
+	while (done < budget && (skb = __skb_dequeue(&f->rx_handoff))) {
+		__skb_queue_tail(&q, skb);
+		done++;
+	}
+	if (f->rx_full &&
+	    skb_queue_len(&f->rx_handoff) <= WC_RX_HANDOFF_MAX / 2) {
+		f->rx_full = false;
+		wake = true;
+	}
+	spin_unlock(&f->rx_handoff.lock);
+	if (wake)
+		napi_schedule(&f->napi);
+	wc_deliver(f, &q);
+	if (done >= budget)
+		return budget;	/* stay scheduled: the hand-off may hold more */
+	napi_complete_done(napi, done);
+	return done;
+}
+
+/*
+ * Hand the clones of the engine's last run to the delivery poll.  Returns
+ * how many.
+ */
+static int wc_handoff(struct wc_fabric *f)
+{
+	int n = skb_queue_len(&f->rxq);
+
+	if (!n)
+		return 0;
+	spin_lock(&f->rx_handoff.lock);
+	skb_queue_splice_tail_init(&f->rxq, &f->rx_handoff);
+	spin_unlock(&f->rx_handoff.lock);
+	napi_schedule(&f->rx_napi);
 	return n;
+}
+
+/*
+ * May the engine run?  Not while WC_RX_HANDOFF_MAX clones wait for
+ * delivery: copies would pile up without bound when the stack receives
+ * slower than the engine produces.  The delivery poll wakes the engine's
+ * poll once it has delivered half of them.
+ */
+static bool wc_rx_room(struct wc_fabric *f)
+{
+	bool room;
+
+	spin_lock(&f->rx_handoff.lock);
+	room = skb_queue_len(&f->rx_handoff) < WC_RX_HANDOFF_MAX;
+	if (!room)
+		f->rx_full = true;
+	spin_unlock(&f->rx_handoff.lock);
+	return room;
 }
 
 /* ------------------------------------------------------------ NAPI */
@@ -674,17 +756,22 @@ static int wc_poll(struct napi_struct *napi, int budget)
 {
 	struct wc_fabric *f = container_of(napi, struct wc_fabric, napi);
 	u64 wait_ns = 0;
-	bool more = false;
-	int done, runs;
+	bool more = false, full = false;
+	int done = 0, runs;
 
-	/* Clones left over by the last poll first; while any remain, the
-	 * budget is used up and the engine does not run.
+	/*
+	 * Every clone handed to the delivery poll counts against the budget;
+	 * a run may hand over more (a broadcast on 1024 nodes: 1023), which
+	 * the delivery poll then delivers a budget at a time.
 	 */
-	done = wc_deliver(f, budget);
 	for (runs = 0; runs < WC_POLL_RUNS && done < budget; runs++) {
 		bool was_idle;
 		u64 cycles, ran = 0;
 
+		if (!wc_rx_room(f)) {
+			full = true;
+			break;
+		}
 		spin_lock(&f->engine_lock);
 		rcu_read_lock();
 		was_idle = !wc_engine_busy(f->engine);
@@ -715,16 +802,21 @@ static int wc_poll(struct napi_struct *napi, int budget)
 		spin_unlock(&f->engine_lock);
 
 		wc_capture_flush(f);
-		done += wc_deliver(f, budget - done);
+		done += wc_handoff(f);
 		more = more || !bitmap_empty(f->pending, f->nnodes);
 		if (!more || wait_ns)
 			break;
 	}
 
-	if (done >= budget)
-		return budget;		/* stay scheduled; rxq may hold more */
-	if (more && !wait_ns)
-		return budget;		/* slice used up: yield, come back */
+	if (full) {
+		/* the delivery poll schedules this one again */
+		done = min(done, budget - 1);
+	} else {
+		if (done >= budget)
+			return budget;	/* stay scheduled: more to run */
+		if (more && !wait_ns)
+			return budget;	/* slice used up: yield, come back */
+	}
 	/* Armed while still scheduled, so that napi_disable() + cancel in
 	 * wc_fabric_stop() cannot miss it.
 	 */
@@ -748,15 +840,15 @@ netdev_tx_t wc_fabric_xmit(struct wc_node *node, struct sk_buff *skb)
 	} else if (unlikely(skb->len < ETH_HLEN)) {
 		drop = WC_TX_DROP_BAD_FRAME;
 	} else {
-		wc_count_tx(&node->tx_cnt, WC_TX_FRAMES, 1);
-		wc_count_tx(&node->tx_cnt, WC_TX_BYTES, skb->len);
+		wc_count_side(&node->tx_cnt, WC_TX_FRAMES, 1);
+		wc_count_side(&node->tx_cnt, WC_TX_BYTES, skb->len);
 		__skb_queue_tail(&node->txq, skb);
 		/* backpressure: the qdisc holds further frames */
 		if (skb_queue_len(&node->txq) >= f->queue_len)
 			netif_stop_queue(node->dev);
 	}
 	if (drop >= 0)
-		wc_count_tx(&node->tx_cnt, drop, 1);
+		wc_count_side(&node->tx_cnt, drop, 1);
 	spin_unlock(&node->txq.lock);
 
 	if (drop >= 0) {
@@ -779,7 +871,7 @@ void wc_node_purge(struct wc_node *node)
 	skb_queue_splice_init(&node->txq, &q);
 	n = skb_queue_len(&q);
 	if (n)
-		wc_count_tx(&node->tx_cnt, WC_TX_DROP_FABRIC_DOWN, n);
+		wc_count_side(&node->tx_cnt, WC_TX_DROP_FABRIC_DOWN, n);
 	spin_unlock_bh(&node->txq.lock);
 	__skb_queue_purge(&q);
 }
@@ -825,6 +917,7 @@ struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
 	INIT_LIST_HEAD(&f->list);
 	spin_lock_init(&f->engine_lock);
 	__skb_queue_head_init(&f->rxq);
+	skb_queue_head_init(&f->rx_handoff);
 	atomic64_set(&f->fabric_dev_drops, 0);
 	__skb_queue_head_init(&f->capq);
 	atomic64_set(&f->cap_records, 0);
@@ -839,6 +932,7 @@ struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
 		node->id = n;
 		skb_queue_head_init(&node->txq);
 		u64_stats_init(&node->tx_cnt.syncp);
+		u64_stats_init(&node->rx_cnt.syncp);
 		wc_counters_init(&node->napi_cnt);
 		atomic64_set(&node->rxf_fallbacks, 0);
 	}
@@ -895,12 +989,37 @@ void wc_fabric_put(struct wc_fabric *f)
 	kref_put(&f->ref, wc_fabric_release);
 }
 
-/* Attach and enable the NAPI context; the fabric device is registered. */
+/*
+ * Attach and enable the NAPI contexts; the fabric device is registered.
+ * Threaded by default (Documentation/kernel.rst, "NAPI"): the engine and
+ * the deliveries each in a kthread of their own, which the scheduler may
+ * put on two CPUs; "threaded" in the fabric device's sysfs turns it off.
+ */
 void wc_fabric_start(struct wc_fabric *f)
 {
+	int err;
+
 	netif_napi_add(f->dev, &f->napi, wc_poll);
+	netif_napi_add(f->dev, &f->rx_napi, wc_rx_poll);
 	napi_enable(&f->napi);
+	napi_enable(&f->rx_napi);
 	f->napi_on = true;
+	err = dev_set_threaded(f->dev, true);
+	if (err)
+		netdev_warn(f->dev, "NAPI not threaded (%d): the engine and its deliveries share a CPU\n",
+			    err);
+}
+
+/* Count every clone of @q as not delivered (teardown). */
+static void wc_purge_clones(struct wc_fabric *f, struct sk_buff_head *q)
+{
+	struct sk_buff *skb;
+
+	while ((skb = __skb_dequeue(q))) {
+		wc_count_napi(f, wc_cb(skb)->src,
+			      WORMCAST_CNT_DROP_FABRIC_DOWN, 1);
+		kfree_skb(skb);
+	}
 }
 
 /*
@@ -911,7 +1030,6 @@ void wc_fabric_start(struct wc_fabric *f)
  */
 void wc_fabric_stop(struct wc_fabric *f)
 {
-	struct sk_buff *skb;
 	unsigned long flags;
 	u32 n;
 
@@ -923,8 +1041,10 @@ void wc_fabric_stop(struct wc_fabric *f)
 
 	if (f->napi_on) {
 		napi_disable(&f->napi);
+		napi_disable(&f->rx_napi);
 		hrtimer_cancel(&f->pace_timer);
 		netif_napi_del(&f->napi);
+		netif_napi_del(&f->rx_napi);
 		f->napi_on = false;
 	}
 	spin_lock_bh(&f->engine_lock);
@@ -937,12 +1057,9 @@ void wc_fabric_stop(struct wc_fabric *f)
 	f->run_table = NULL;
 	spin_unlock_bh(&f->engine_lock);
 	wc_capture_purge(f);
-	/* clones the last poll had no budget for: not delivered */
-	while ((skb = __skb_dequeue(&f->rxq))) {
-		wc_count_napi(f, wc_cb(skb)->src,
-			      WORMCAST_CNT_DROP_FABRIC_DOWN, 1);
-		kfree_skb(skb);
-	}
+	/* clones not delivered yet: no poll runs, nothing else holds them */
+	wc_purge_clones(f, &f->rxq);
+	wc_purge_clones(f, &f->rx_handoff);
 	for (n = 0; n < f->nnodes; n++)
 		wc_node_purge(&f->nodes[n]);
 }

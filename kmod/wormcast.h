@@ -5,8 +5,9 @@
  *
  * Objects:
  *  - struct wc_fabric: one per "ip link add ... type wormcast".  It owns the
- *    engine, the NAPI context (attached to the fabric device), the nodes'
- *    injection queues and counters.  Every registered device of the fabric
+ *    engine, two NAPI contexts (attached to the fabric device: one runs the
+ *    engine, one delivers its copies), the nodes' injection queues and
+ *    counters.  Every registered device of the fabric
  *    holds a reference; the last device's priv_destructor frees it.
  *  - struct wc_node: per emulated node state, inside the fabric (not in the
  *    node device's priv) so that it outlives the device during teardown.
@@ -26,8 +27,12 @@
  *    (fabric->tables.slot[], struct wc_table, kmod/tables.c).
  *  - fabric->tables.lock (mutex): a fabric's table transaction, its slots
  *    and its generation (writers; tables.c takes it).
- *  - The NAPI poll (and wc_fabric_stop() once NAPI is disabled) is the
- *    only writer of node->napi_cnt and the only user of fabric->rxq.
+ *  - fabric->rx_handoff.lock (BH): the clones handed from the engine's
+ *    poll to the delivery poll, and fabric->rx_full.
+ *  - The engine's NAPI poll (and wc_fabric_stop() once NAPI is disabled)
+ *    is the only writer of node->napi_cnt and the only user of
+ *    fabric->rxq; the delivery poll (likewise) the only writer of
+ *    node->rx_cnt.  The two polls may run at once on two CPUs.
  */
 #ifndef WC_WORMCAST_H
 #define WC_WORMCAST_H
@@ -63,6 +68,9 @@
 #define WC_ENGINE_BACKLOG	2	/* messages queued in the engine per node */
 #define WC_POLL_CYCLES		4096	/* engine cycles per run in a poll */
 #define WC_POLL_RUNS		8	/* engine runs per poll before yielding */
+#define WC_RX_HANDOFF_MAX	256	/* clones waiting for delivery before
+					 * the engine waits for them
+					 */
 #define WC_GROUPS_NOTIFY_MS	5	/* membership changes coalesced per event */
 #define WC_DRV_VERSION		"0.1"	/* ethtool -i, modinfo */
 /*
@@ -73,8 +81,9 @@
 #define WC_VIRTUAL_EPOCH_NS	1000000000ull
 
 /*
- * The xmit path writes few counters; they get a small array of their own
- * (1024 nodes make every byte count).  WC_TX_* index it.
+ * The xmit path and the delivery poll write few counters; each gets a small
+ * array of its own (1024 nodes make every byte count).  WC_TX_* and WC_RX_*
+ * index them; fabric.c maps them to enum wormcast_counter.
  */
 enum {
 	WC_TX_FRAMES,
@@ -84,9 +93,21 @@ enum {
 	WC_TX_NCOUNTERS,
 };
 
-struct wc_tx_counters {
+enum {
+	WC_RX_FRAMES,
+	WC_RX_BYTES,
+	WC_RX_DROP_DST_DOWN,		/* at the sender */
+	WC_RX_DROP_NOMEM,
+	WC_RX_DROP_RX_ERROR,
+	WC_RX_NCOUNTERS,
+};
+
+#define WC_SIDE_NCOUNTERS	WC_RX_NCOUNTERS	/* the larger (fabric.c checks) */
+
+/* One writer context's small counter array (xmit or delivery). */
+struct wc_side_counters {
 	struct u64_stats_sync syncp;
-	u64_stats_t c[WC_TX_NCOUNTERS];
+	u64_stats_t c[WC_SIDE_NCOUNTERS];
 };
 
 /* Counters of the NAPI poll, summed by readers. */
@@ -175,8 +196,9 @@ struct wc_node {
 	struct net_device *dev;		/* NULL until registered */
 	u32 id;
 	struct sk_buff_head txq;	/* injection queue */
-	struct wc_tx_counters tx_cnt;	/* under txq.lock */
-	struct wc_counters napi_cnt;	/* NAPI poll only */
+	struct wc_side_counters tx_cnt;	/* under txq.lock */
+	struct wc_side_counters rx_cnt;	/* the delivery poll only */
+	struct wc_counters napi_cnt;	/* the engine's poll only */
 	atomic64_t rxf_fallbacks;	/* index updates that failed */
 	/* cycle its processor's last send ends (wc_send_due(), engine lock) */
 	u64 cpu_free;
@@ -203,7 +225,13 @@ struct wc_fabric {
 	u32 queue_len;
 	u32 cycle_ns;			/* 0: virtual time; READ_ONCE */
 
-	struct napi_struct napi;
+	struct napi_struct napi;	/* runs the engine */
+	/*
+	 * Delivers the engine's copies to the node devices, so that with
+	 * threaded NAPI (the default) the stack's receive path of the copies
+	 * runs on another CPU than the engine.
+	 */
+	struct napi_struct rx_napi;
 	struct hrtimer pace_timer;	/* paced mode: next cycle is due */
 	u64 pace_last_ns;		/* wall time of the last cycle run */
 	/*
@@ -255,7 +283,9 @@ struct wc_fabric {
 	u32 groups_sent;		/* mc->gen last notified (the work) */
 	struct delayed_work groups_work;
 	unsigned long *pending;		/* bitmap: nodes with queued frames */
-	struct sk_buff_head rxq;	/* clones not yet delivered (NAPI) */
+	struct sk_buff_head rxq;	/* clones of this run (engine's poll) */
+	struct sk_buff_head rx_handoff;	/* clones for the delivery poll */
+	bool rx_full;			/* the engine waits for rx_handoff */
 	atomic64_t fabric_dev_drops;	/* frames sent on the fabric device */
 	/* capture records (capture.c): queued for the taps, counters */
 	struct sk_buff_head capq;
@@ -289,7 +319,8 @@ static inline struct wc_priv *wc_priv(const struct net_device *dev)
 	return netdev_priv(dev);
 }
 
-static inline void wc_count_tx(struct wc_tx_counters *cnt, int which, u64 n)
+static inline void wc_count_side(struct wc_side_counters *cnt, int which,
+				 u64 n)
 {
 	u64_stats_update_begin(&cnt->syncp);
 	u64_stats_add(&cnt->c[which], n);

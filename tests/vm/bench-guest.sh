@@ -38,8 +38,12 @@
 #     is the group's); on the fabric from its per-node rx_frames (what it
 #     handed to each node device, one wormctl process for all), through
 #     the bridge from each device's counter.  One fabric switches between dstm-1 and unicast
-#     (wormctl fabric set; the DSTM table stays installed), beside the
-#     bridge; the three run in turn, run after run.  Issue 8's targets:
+#     (wormctl fabric set; the DSTM table stays installed), and between
+#     its NAPI threaded (the default: the engine and the deliveries in
+#     kthreads of their own) and in softirq ("-softirq" paths: echo 0 to
+#     the fabric device's sysfs "threaded", the way the fabric ran before
+#     the deliveries had a NAPI of their own), beside the bridge;
+#     WC_BENCH_MCAST_PATHS run in turn, run after run.  Issue 8's targets:
 #     dstm-1 >= the bridge and >= 2x unicast at 63 members.
 # (star) the same on a 5-star (120 nodes) under each of
 #     WC_BENCH_STAR_SCHEMES (labels pushed by wormcastd for star-tree and
@@ -124,6 +128,8 @@
 #   WC_BENCH_MCAST_MEMBERS  group sizes for (mcast) (default "8 32 63")
 #   WC_BENCH_MCAST_BYTES    datagram payload sizes for (mcast) (default "64 1024")
 #   WC_BENCH_MCAST_SINK     join (members' sockets unread, default) or read
+#   WC_BENCH_MCAST_PATHS    what (mcast) compares (default "dstm-1 unicast
+#                       dstm-1-softirq unicast-softirq bridge")
 #   WC_BENCH_FTRACE     1: profile each (mcast) run with ftrace's function_graph
 #                       tracer on MC_FTRACE_FUNCS and print, per run, the
 #                       guest's CPU time split (/proc/stat) and each traced
@@ -640,7 +646,8 @@ bench_mem() {
 MC_FAB=wcmc		# nodes wcmcn0..wcmcn63, node N in namespace wcmc-N
 MC_BR_NS=wcmc-br	# the bridge's namespace; veth peers in wcmc-vN
 MC_GROUP=239.1.1.1
-MC_PATHS="dstm-1 unicast bridge"	# the fabric under two schemes, and the bridge
+# the fabric under two schemes, NAPI threaded or not, and the bridge
+MC_PATHS=${WC_BENCH_MCAST_PATHS:-dstm-1 unicast dstm-1-softirq unicast-softirq bridge}
 MC_PORT=5100
 MC_PIDS=""
 MC_SRC=0		# the sending node
@@ -898,6 +905,16 @@ mc_totals() {
 				printf "%s %s ", $1, $2 }' "$TMPD/mc.stats")"
 }
 
+# mc_fabric_mode PATH: the fabric's scheme and NAPI mode for PATH
+# (SCHEME, or SCHEME-softirq for its NAPI not threaded).
+mc_fabric_mode() {
+	case $1 in
+	*-softirq) echo 0 ;;
+	*) echo 1 ;;
+	esac >"/sys/class/net/$MC_FAB/threaded" &&
+		wormctl fabric set "$MC_FAB" multicast "${1%-softirq}"
+}
+
 bench_mcast() {
 	mcast_teardown
 	MC_SRC=0
@@ -917,8 +934,7 @@ bench_mcast() {
 			# the three side by side, run after run: drift hits all alike
 			for run in $(seq "$RUNS"); do
 				for path in $MC_PATHS; do
-					[ "$path" = bridge ] ||
-						wormctl fabric set "$MC_FAB" multicast "$path" ||
+					[ "$path" = bridge ] || mc_fabric_mode "$path" ||
 						die "cannot switch $MC_FAB to $path"
 					mc_run $members
 					echo "$rate" >>"$TMPD/mc.$path.$m.$bytes"
@@ -939,15 +955,23 @@ bench_mcast() {
 	mcast_teardown
 	for m in $MCAST_MEMBERS; do
 		for bytes in $MCAST_BYTES; do
-			awk -v d="$(median <"$TMPD/mc.dstm-1.$m.$bytes")" \
-				-v u="$(median <"$TMPD/mc.unicast.$m.$bytes")" \
-				-v b="$(median <"$TMPD/mc.bridge.$m.$bytes")" -v m="$m" -v by="$bytes" 'BEGIN {
-				rb = 0; ru = 0
-				if (b > 0) rb = d / b
-				if (u > 0) ru = d / u
-				printf "vm.mcast.ratio.%smembers.%sB: dstm-1/bridge %.2f x, dstm-1/unicast %.2f x\n", m, by, rb, ru }'
+			for mode in "" -softirq; do
+				mc_ratio "$m" "$bytes" "dstm-1$mode" "unicast$mode"
+				mc_ratio "$m" "$bytes" "dstm-1$mode" bridge
+			done
+			mc_ratio "$m" "$bytes" dstm-1 dstm-1-softirq
 		done
 	done
+}
+
+# mc_ratio M BYTES A B: the ratio of path A's median to path B's, if both ran.
+mc_ratio() {
+	[ -s "$TMPD/mc.$3.$1.$2" ] && [ -s "$TMPD/mc.$4.$1.$2" ] || return 0
+	awk -v a="$(median <"$TMPD/mc.$3.$1.$2")" \
+		-v b="$(median <"$TMPD/mc.$4.$1.$2")" \
+		-v m="$1" -v by="$2" -v pa="$3" -v pb="$4" 'BEGIN {
+		printf "vm.mcast.ratio.%smembers.%sB: %s/%s %.2f x\n",
+			m, by, pa, pb, (b > 0 ? a / b : 0) }'
 }
 
 # ================================================================ (star)
