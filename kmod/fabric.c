@@ -49,7 +49,7 @@ static void wc_counters_sum(const struct wc_counters *cnt, u64 *sum)
 
 static void wc_groups_work(struct work_struct *work);
 
-/* Where each xmit-side and delivery-side counter goes in the uapi's. */
+/* Where each xmit-side and delivery-side counter goes in the uapi's enum. */
 static const u8 wc_tx_counter_ids[WC_TX_NCOUNTERS] = {
 	[WC_TX_FRAMES] = WORMCAST_CNT_TX_FRAMES,
 	[WC_TX_BYTES] = WORMCAST_CNT_TX_BYTES,
