@@ -63,6 +63,14 @@ snapshot() {
 	wc_nodes_counter wc rx_frames
 }
 
+# round_arrived TOTAL: the node devices counted TOTAL frames or more since
+# the "before" snapshot (into "after").
+round_arrived() {
+	snapshot >"$WC_TMP/after"
+	[ "$(paste "$WC_TMP/before" "$WC_TMP/after" |
+		awk '{ s += $4 - $2 } END { print s + 0 }')" -ge "$1" ]
+}
+
 # round NAME TAG JOINED SOCKETS: send N datagrams tagged TAG from node 0;
 # nodes in JOINED must count exactly N more frames, the others none; each
 # receiver in SOCKETS must have each datagram once.
@@ -73,6 +81,9 @@ round() {
 	check "$name: send $N datagrams to $G4" \
 		"$UDP" send --netns "n$SRC" --dst $G4 --port $PORT \
 		--ifname "wcn$SRC" --count $N --tag "$tag" --size 100
+	set -- $joined
+	# the deliveries, then a second for any copy that should not come
+	wait_for 30 round_arrived $((N * $#))
 	sleep 1
 	snapshot >"$WC_TMP/after"
 	bad="" total=0
@@ -85,7 +96,6 @@ round() {
 		total=$((total + rx - rx0))
 	done <"$WC_TMP/both"
 	is "$name: frames reached exactly the joined nodes, once each" "$bad" ""
-	set -- $joined
 	is "$name: deliveries add up to $N x $# members" "$total" $((N * $#))
 	want=$(seq 1 $N | sed "s/^/$tag /")
 	for id in $socks; do
