@@ -57,6 +57,7 @@ static inline void wc_free(const void *p)
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
+#include <assert.h>		/* static_assert(), as <linux/build_bug.h> */
 #include <errno.h>
 #include <stdlib.h>
 #include <limits.h>

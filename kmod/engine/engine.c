@@ -85,7 +85,13 @@ struct wc_engine {
 	u32 inj_base, cons_base;
 	u32 *ring;			/* nchan * buf_flits arrival cycles */
 	u64 *phys_last;			/* last cycle a flit crossed, per physical channel */
-	u64 *phys_busy;			/* cycles with a flit, per physical channel */
+	/*
+	 * Cycles with a flit, per physical channel, of the channels released
+	 * so far: a held channel's share is its @sent, added when it is
+	 * released (chan_release()), as are stats.flit_hops and a consumption
+	 * channel's flits_consumed; the readers add the held channels'.
+	 */
+	u64 *phys_busy;
 	u64 *phys_blocked;		/* header-cycles refused, per physical channel */
 	u8 *link_down;			/* per physical channel: its link failed */
 	u8 *node_down;			/* per node: failed */
@@ -483,6 +489,13 @@ static void chan_release(struct wc_engine *e, struct wc_chan *c)
 {
 	struct wc_worm *w = c->worm;
 
+	/* The flits it carried, counted per flit while it was held. */
+	if (c->kind == CHAN_NET) {
+		e->phys_busy[c->phys] += c->sent;
+		e->stats.flit_hops += c->sent;
+	} else if (c->kind == CHAN_CONS) {
+		e->nstats[c->node].flits_consumed += c->sent;
+	}
 	if (c->prev)
 		c->prev->next = c->next;
 	else
@@ -637,14 +650,64 @@ static inline bool flit_ready(struct wc_engine *e, struct wc_chan *c, u32 i)
 	return (s32)((u32)e->now - *ring_slot(e, c, i)) >= 0;
 }
 
+/*
+ * What flit moves read of the engine, loaded once per cycle (or per routed
+ * header) into a local the compiler keeps in registers: every move stores
+ * through u32 and u64 pointers that may alias these fields (the kernel
+ * builds with -fno-strict-aliasing), so read from @e they would be read
+ * again after each store.  In a guest emulated without KVM, every memory
+ * access costs.  Nothing here changes during a cycle.
+ */
+struct flit_ctx {
+	struct wc_engine *e;
+	struct wc_chan *chan;
+	u32 *ring;
+	u64 *phys_last;
+	u64 now;
+	u32 buf_flits;
+	u32 ring_mask;
+	u32 arrival;			/* ring entry of a flit pushed now */
+	bool lockstep;
+};
+
+static __always_inline void flit_ctx_init(struct flit_ctx *x,
+					  struct wc_engine *e)
+{
+	x->e = e;
+	x->chan = e->chan;
+	x->ring = e->ring;
+	x->phys_last = e->phys_last;
+	x->now = e->now;
+	x->buf_flits = e->p.buf_flits;
+	x->ring_mask = e->ring_mask;
+	x->arrival = (u32)(e->now + e->p.link_delay);
+	x->lockstep = e->p.replication == WC_REPL_LOCKSTEP;
+}
+
+/* ring_slot() from @x. */
+static __always_inline u32 *x_slot(const struct flit_ctx *x,
+				   const struct wc_chan *c, u32 i)
+{
+	i = x->ring_mask != U32_MAX ? i & x->ring_mask : i % x->buf_flits;
+	return &x->ring[(c - x->chan) * x->buf_flits + i];
+}
+
+/* flit_ready() from @x. */
+static __always_inline bool x_ready(const struct flit_ctx *x,
+				    const struct wc_chan *c, u32 i)
+{
+	return (s32)((u32)x->now - *x_slot(x, c, i)) >= 0;
+}
+
 /* Can @c take one more flit this cycle? */
-static inline bool chan_can_take(struct wc_engine *e, struct wc_chan *c)
+static __always_inline bool chan_can_take(const struct flit_ctx *x,
+					  const struct wc_chan *c)
 {
 	if (c->kind == CHAN_CONS)
 		return true;
-	if (c->sent - c->left >= e->p.buf_flits)
+	if (c->sent - c->left >= x->buf_flits)
 		return false;
-	return c->phys == U32_MAX || e->phys_last[c->phys] != e->now;
+	return c->phys == U32_MAX || x->phys_last[c->phys] != x->now;
 }
 
 /* Record consumption at @c->node in the message's trace. */
@@ -702,33 +765,35 @@ static void deliver(struct wc_engine *e, struct wc_chan *c)
 /*
  * Put the next flit into @c (its upstream made sure it may).  This and
  * chan_drain() run once per flit move: inlined, about a fifth less CPU
- * per cycle than as calls.
+ * per cycle than as calls.  The per-flit counters (busy cycles, flit hops,
+ * flits consumed) are the channel's @sent, added up when it is released;
+ * the caller records the progress for the watchdog.
  */
-static __always_inline void chan_push(struct wc_engine *e, struct wc_chan *c)
+static __always_inline void chan_push(const struct flit_ctx *x,
+				      struct wc_chan *c)
 {
+	u32 sent = c->sent, phys;
+
 	switch (c->kind) {
 	case CHAN_NET:
-		*ring_slot(e, c, c->sent) = (u32)(e->now + e->p.link_delay);
-		e->phys_last[c->phys] = e->now;
-		e->phys_busy[c->phys]++;
-		e->stats.flit_hops++;
-		c->sent++;
+		phys = c->phys;
+		c->sent = sent + 1;
+		*x_slot(x, c, sent) = x->arrival;
+		x->phys_last[phys] = x->now;
 		break;
 	case CHAN_INJ:
-		*ring_slot(e, c, c->sent) = (u32)e->now;
-		c->sent++;
+		c->sent = sent + 1;
+		*x_slot(x, c, sent) = (u32)x->now;
 		break;
 	case CHAN_CONS:
-		c->sent++;
-		c->left++;
-		e->nstats[c->node].flits_consumed++;
-		if (c->left == c->total) {
-			deliver(e, c);
-			chan_release(e, c);
+		c->sent = sent + 1;
+		c->left = sent + 1;
+		if (sent + 1 == c->total) {
+			deliver(x->e, c);
+			chan_release(x->e, c);
 		}
 		break;
 	}
-	e->last_progress = e->now;
 }
 
 /* Does branch @k need upstream flit @f? */
@@ -751,83 +816,93 @@ static inline u32 *branch_unlink_done(u32 *pk, struct wc_chan *k, u32 next)
 	return &k->sibling;
 }
 
-static inline struct wc_chan *branch(struct wc_engine *e, u32 i)
+/* chan_drain() keeps one bit per branch of a channel in a u32. */
+static_assert(WC_MAX_OUTPUTS <= 32, "at most 32 branches per channel");
+
+static __always_inline struct wc_chan *branch(const struct flit_ctx *x, u32 i)
 {
-	return i == NO_CHAN ? NULL : &e->chan[i];
+	return i == NO_CHAN ? NULL : &x->chan[i];
 }
 
 /*
  * Move flits from the downstream buffer of @c into its branches: one flit
  * per cycle per branch; in lock step a flit moves only when every branch
- * that needs it can take it.
+ * that needs it can take it.  Returns whether anything moved.
  */
-static __always_inline void chan_drain(struct wc_engine *e, struct wc_chan *c)
+static __always_inline bool chan_drain(const struct flit_ctx *x,
+				       struct wc_chan *c)
 {
 	struct wc_chan *k;
 	u32 f = c->left, min_next = U32_MAX, next, *pk;
+	bool moved = false;
 
-	if (e->p.replication == WC_REPL_LOCKSTEP) {
-		bool all = true, any = false;
+	if (x->lockstep) {
+		u32 need = 0, bit;
 
-		if (f >= c->sent || !flit_ready(e, c, f))
-			return;
-		k = branch(e, c->child);
+		if (f >= c->sent || !x_ready(x, c, f))
+			return false;
+		k = branch(x, c->child);
 		if (k && k->sibling == NO_CHAN) {
 			/* One branch, the common case: the two loops below in one. */
 			if (branch_needs(k, f)) {
-				if (!chan_can_take(e, k))
-					return;
-				chan_push(e, k);
+				if (!chan_can_take(x, k))
+					return false;
+				chan_push(x, k);
 			}
 			if (k->sent == k->total)
 				c->child = NO_CHAN;
-			c->left++;
-			e->last_progress = e->now;
-			return;
+			c->left = f + 1;
+			return true;
 		}
-		for (; k; k = branch(e, k->sibling)) {
+		/*
+		 * Bit i of @need: branch i needs the flit.  At most
+		 * WC_MAX_OUTPUTS branches (one routing decision), and a push
+		 * changes only its own branch, so the second walk, over the
+		 * same list, need not ask again.
+		 */
+		for (bit = 1; k; k = branch(x, k->sibling), bit <<= 1) {
 			if (!branch_needs(k, f))
 				continue;
-			any = true;
-			if (!chan_can_take(e, k))
-				all = false;
+			need |= bit;
+			if (!chan_can_take(x, k))
+				return false;
 		}
-		if (!all)
-			return;
-		for (pk = &c->child; (k = branch(e, *pk)); ) {
+		for (pk = &c->child; (k = branch(x, *pk)); need >>= 1) {
 			next = k->sibling;
-			if (any && branch_needs(k, f))
-				chan_push(e, k);
+			if (need & 1)
+				chan_push(x, k);
 			pk = branch_unlink_done(pk, k, next);
 		}
-		c->left++;
-		e->last_progress = e->now;
-	} else {
-		/* Asynchronous: every branch reads at its own pace. */
-		for (pk = &c->child; (k = branch(e, *pk)); ) {
-			u32 want = k->off + k->sent;
-
-			next = k->sibling;
-			if (k->sent < k->total && want < c->sent &&
-			    flit_ready(e, c, want) && chan_can_take(e, k))
-				chan_push(e, k);
-			pk = branch_unlink_done(pk, k, next);
-		}
-		/* The buffer frees what every branch has taken. */
-		for (k = branch(e, c->child); k; k = branch(e, k->sibling)) {
-			next = k->sent < k->total ? k->off + k->sent : c->total;
-			if (next < min_next)
-				min_next = next;
-		}
-		if (min_next == U32_MAX)
-			min_next = c->total;
-		/* Flits no branch needs (dropped headers) leave when ready. */
-		while (c->left < min_next && c->left < c->sent &&
-		       flit_ready(e, c, c->left)) {
-			c->left++;
-			e->last_progress = e->now;
-		}
+		c->left = f + 1;
+		return true;
 	}
+	/* Asynchronous: every branch reads at its own pace. */
+	for (pk = &c->child; (k = branch(x, *pk)); ) {
+		u32 want = k->off + k->sent;
+
+		next = k->sibling;
+		if (k->sent < k->total && want < c->sent &&
+		    x_ready(x, c, want) && chan_can_take(x, k)) {
+			chan_push(x, k);
+			moved = true;
+		}
+		pk = branch_unlink_done(pk, k, next);
+	}
+	/* The buffer frees what every branch has taken. */
+	for (k = branch(x, c->child); k; k = branch(x, k->sibling)) {
+		next = k->sent < k->total ? k->off + k->sent : c->total;
+		if (next < min_next)
+			min_next = next;
+	}
+	if (min_next == U32_MAX)
+		min_next = c->total;
+	/* Flits no branch needs (dropped headers) leave when ready. */
+	while (c->left < min_next && c->left < c->sent &&
+	       x_ready(x, c, c->left)) {
+		c->left++;
+		moved = true;
+	}
+	return moved;
 }
 
 /* ------------------------------------------------------------ routing */
@@ -974,6 +1049,7 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 	};
 	struct wc_chan *got[WC_MAX_OUTPUTS];
 	struct wc_route_req req;
+	struct flit_ctx x;
 	bool net = false;
 	u32 i, cut;
 	u8 cut_port = 0;
@@ -1061,7 +1137,8 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 	c->routed = true;
 	e->last_progress = e->now;
 	/* The header moves on in the same cycle. */
-	chan_drain(e, c);
+	flit_ctx_init(&x, e);
+	chan_drain(&x, c);
 }
 
 /* ------------------------------------------------------------ the cycle */
@@ -1069,44 +1146,62 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 /*
  * The source processor feeds its injection channel one flit per cycle,
  * from the end of the startup cost on (kept in ring slot 0 until the
- * header is pushed).
+ * header is pushed).  Returns whether it did.
  */
-static void inj_feed(struct wc_engine *e, struct wc_chan *c)
+static __always_inline bool inj_feed(const struct flit_ctx *x,
+				     struct wc_chan *c)
 {
-	if (c->sent < c->total && c->sent - c->left < e->p.buf_flits &&
-	    (s32)((u32)e->now - *ring_slot(e, c, 0)) >= 0)
-		chan_push(e, c);
+	if (c->sent < c->total && c->sent - c->left < x->buf_flits &&
+	    x_ready(x, c, 0)) {
+		chan_push(x, c);
+		return true;
+	}
+	return false;
 }
 
-static void worm_step(struct wc_engine *e, struct wc_worm *w)
+/*
+ * One cycle of @w.  Returns whether a flit moved; chan_route() records its
+ * own progress.
+ */
+static __always_inline bool worm_step(const struct flit_ctx *x,
+				      struct wc_worm *w)
 {
+	struct wc_engine *e = x->e;
 	struct wc_chan *c, *prev;
+	bool moved = false;
 
 	for (c = w->last; c; c = prev) {
+		/* A channel's kind never changes. */
+		u8 kind = c->kind;
+
 		prev = c->prev;
 		/*
-		 * Nothing buffered (always so at a consumption channel):
-		 * nothing to route, drain or release; only an injection
-		 * channel may still be fed.
+		 * Nothing buffered (always so at a consumption channel, which
+		 * is not even read further): nothing to route, drain or
+		 * release; only an injection channel may still be fed.
 		 */
-		if (c->sent == c->left && c->kind != CHAN_INJ)
+		if (kind != CHAN_INJ &&
+		    (kind == CHAN_CONS || c->sent == c->left))
 			continue;
 		/* A header pushed now may be routed in this very cycle. */
-		if (c->kind == CHAN_INJ && !c->sent)
-			inj_feed(e, c);
-		if (!c->routed)
+		if (kind == CHAN_INJ && !c->sent)
+			moved |= inj_feed(x, c);
+		if (!c->routed) {
 			chan_route(e, c);
-		else
-			chan_drain(e, c);
-		if (!c->worm)
-			return;		/* the worm was aborted */
-		if (c->kind == CHAN_INJ)
-			inj_feed(e, c);
+			if (!c->worm)
+				return moved;	/* the worm was aborted */
+		} else {
+			/* Only routing may abort the worm. */
+			moved |= chan_drain(x, c);
+		}
+		if (kind == CHAN_INJ)
+			moved |= inj_feed(x, c);
 		if (c->routed && c->left == c->total)
 			chan_release(e, c);
 	}
 	if (!w->first)
 		worm_free(e, w);
+	return moved;
 }
 
 static void watchdog(struct wc_engine *e)
@@ -1132,6 +1227,8 @@ u64 wc_engine_run(struct wc_engine *e, u64 max_cycles, const void *tables)
 	e->yield = false;
 	while (ran < max_cycles && wc_engine_busy(e) && !e->yield) {
 		struct wc_worm *w, *next;
+		struct flit_ctx x;
+		bool moved = false;
 
 		if (!e->nactive) {
 			u64 due = next_due(e);
@@ -1148,10 +1245,14 @@ u64 wc_engine_run(struct wc_engine *e, u64 max_cycles, const void *tables)
 			e->last_progress = e->now;
 		}
 		start_worms(e);
+		flit_ctx_init(&x, e);
 		for (w = e->active_head; w; w = next) {
 			next = w->next_active;
-			worm_step(e, w);
+			moved |= worm_step(&x, w);
 		}
+		/* The flits that moved this cycle were progress. */
+		if (moved)
+			e->last_progress = e->now;
 		watchdog(e);
 		e->now++;
 		ran++;
@@ -1307,8 +1408,16 @@ u32 wc_engine_faults(const struct wc_engine *e, u32 skip,
 
 void wc_engine_get_stats(const struct wc_engine *e, struct wc_engine_stats *s)
 {
+	const struct wc_worm *w;
+	const struct wc_chan *c;
+
 	*s = e->stats;
 	s->worms_in_flight = e->nactive;
+	/* flit hops of the network channels still held (chan_release()) */
+	for (w = e->active_head; w; w = w->next_active)
+		for (c = w->first; c; c = c->next)
+			if (c->kind == CHAN_NET)
+				s->flit_hops += c->sent;
 }
 
 size_t wc_engine_mem(const struct wc_engine *e)
@@ -1328,17 +1437,40 @@ size_t wc_engine_mem(const struct wc_engine *e)
 void wc_engine_node_stats(const struct wc_engine *e, u32 node,
 			  struct wc_node_stats *s)
 {
-	if (node < e->nnodes)
-		*s = e->nstats[node];
-	else
+	u32 i;
+
+	if (node >= e->nnodes) {
 		memset(s, 0, sizeof(*s));
+		return;
+	}
+	*s = e->nstats[node];
+	/* flits of the consumption channels still held (chan_release()) */
+	for (i = 0; i < e->p.cons_channels; i++) {
+		const struct wc_chan *k = &e->chan[e->cons_base +
+						   node * e->p.cons_channels + i];
+
+		if (k->worm)
+			s->flits_consumed += k->sent;
+	}
 }
 
 u64 wc_engine_channel_busy(const struct wc_engine *e, u32 node, u32 port)
 {
+	u32 p, vc;
+	u64 busy;
+
 	if (node >= e->nnodes || port >= e->nports)
 		return 0;
-	return e->phys_busy[node * e->nports + port];
+	p = node * e->nports + port;
+	busy = e->phys_busy[p];
+	/* flits of its virtual channels still held (chan_release()) */
+	for (vc = 0; vc < e->p.vcs; vc++) {
+		const struct wc_chan *k = &e->chan[p * e->p.vcs + vc];
+
+		if (k->worm)
+			busy += k->sent;
+	}
+	return busy;
 }
 
 u64 wc_engine_channel_blocked(const struct wc_engine *e, u32 node, u32 port)
