@@ -931,7 +931,7 @@ bench_mcast() {
 			for path in $MC_PATHS; do
 				: >"$TMPD/mc.$path.$m.$bytes"
 			done
-			# the three side by side, run after run: drift hits all alike
+			# the paths side by side, run after run: drift hits all alike
 			for run in $(seq "$RUNS"); do
 				for path in $MC_PATHS; do
 					[ "$path" = bridge ] || mc_fabric_mode "$path" ||
