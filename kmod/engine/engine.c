@@ -637,22 +637,9 @@ static void start_worms(struct wc_engine *e)
 
 /* ------------------------------------------------------------ flits */
 
-static inline u32 *ring_slot(struct wc_engine *e, struct wc_chan *c, u32 i)
-{
-	/* No division in the hot path when buf_flits is a power of two. */
-	i = e->ring_mask != U32_MAX ? i & e->ring_mask : i % e->p.buf_flits;
-	return &e->ring[(c - e->chan) * e->p.buf_flits + i];
-}
-
-/* Has flit @i of @c (already sent) reached its downstream buffer? */
-static inline bool flit_ready(struct wc_engine *e, struct wc_chan *c, u32 i)
-{
-	return (s32)((u32)e->now - *ring_slot(e, c, i)) >= 0;
-}
-
 /*
- * What flit moves read of the engine, loaded once per cycle (or per routed
- * header) into a local the compiler keeps in registers: every move stores
+ * What flit moves and routing read of the engine, loaded once per cycle
+ * into a local the compiler keeps in registers: every move stores
  * through u32 and u64 pointers that may alias these fields (the kernel
  * builds with -fno-strict-aliasing), so read from @e they would be read
  * again after each store.  In a guest emulated without KVM, every memory
@@ -684,19 +671,19 @@ static __always_inline void flit_ctx_init(struct flit_ctx *x,
 	x->lockstep = e->p.replication == WC_REPL_LOCKSTEP;
 }
 
-/* ring_slot() from @x. */
-static __always_inline u32 *x_slot(const struct flit_ctx *x,
-				   const struct wc_chan *c, u32 i)
+/* Ring slot of flit @i of @c: no division when buf_flits is a power of 2. */
+static __always_inline u32 *ring_slot(const struct flit_ctx *x,
+				      const struct wc_chan *c, u32 i)
 {
 	i = x->ring_mask != U32_MAX ? i & x->ring_mask : i % x->buf_flits;
 	return &x->ring[(c - x->chan) * x->buf_flits + i];
 }
 
-/* flit_ready() from @x. */
-static __always_inline bool x_ready(const struct flit_ctx *x,
-				    const struct wc_chan *c, u32 i)
+/* Has flit @i of @c (already sent) reached its downstream buffer? */
+static __always_inline bool flit_ready(const struct flit_ctx *x,
+				       const struct wc_chan *c, u32 i)
 {
-	return (s32)((u32)x->now - *x_slot(x, c, i)) >= 0;
+	return (s32)((u32)x->now - *ring_slot(x, c, i)) >= 0;
 }
 
 /* Can @c take one more flit this cycle? */
@@ -778,12 +765,12 @@ static __always_inline void chan_push(const struct flit_ctx *x,
 	case CHAN_NET:
 		phys = c->phys;
 		c->sent = sent + 1;
-		*x_slot(x, c, sent) = x->arrival;
+		*ring_slot(x, c, sent) = x->arrival;
 		x->phys_last[phys] = x->now;
 		break;
 	case CHAN_INJ:
 		c->sent = sent + 1;
-		*x_slot(x, c, sent) = (u32)x->now;
+		*ring_slot(x, c, sent) = (u32)x->now;
 		break;
 	case CHAN_CONS:
 		c->sent = sent + 1;
@@ -839,7 +826,7 @@ static __always_inline bool chan_drain(const struct flit_ctx *x,
 	if (x->lockstep) {
 		u32 need = 0, bit;
 
-		if (f >= c->sent || !x_ready(x, c, f))
+		if (f >= c->sent || !flit_ready(x, c, f))
 			return false;
 		k = branch(x, c->child);
 		if (k && k->sibling == NO_CHAN) {
@@ -882,7 +869,7 @@ static __always_inline bool chan_drain(const struct flit_ctx *x,
 
 		next = k->sibling;
 		if (k->sent < k->total && want < c->sent &&
-		    x_ready(x, c, want) && chan_can_take(x, k)) {
+		    flit_ready(x, c, want) && chan_can_take(x, k)) {
 			chan_push(x, k);
 			moved = true;
 		}
@@ -898,7 +885,7 @@ static __always_inline bool chan_drain(const struct flit_ctx *x,
 		min_next = c->total;
 	/* Flits no branch needs (dropped headers) leave when ready. */
 	while (c->left < min_next && c->left < c->sent &&
-	       x_ready(x, c, c->left)) {
+	       flit_ready(x, c, c->left)) {
 		c->left++;
 		moved = true;
 	}
@@ -1033,8 +1020,9 @@ static u32 fault_filter(const struct wc_engine *e, u32 node,
  * Route the header waiting in the downstream buffer of @c, reserving all
  * requested outputs or none, and send the header flit into them.
  */
-static void chan_route(struct wc_engine *e, struct wc_chan *c)
+static void chan_route(const struct flit_ctx *x, struct wc_chan *c)
 {
+	struct wc_engine *e = x->e;
 	struct wc_worm *w = c->worm;
 	struct wc_route_ctx ctx = {
 		.topo = &e->topo, .params = &e->p, .tables = e->tables,
@@ -1049,13 +1037,12 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 	};
 	struct wc_chan *got[WC_MAX_OUTPUTS];
 	struct wc_route_req req;
-	struct flit_ctx x;
 	bool net = false;
 	u32 i, cut;
 	u8 cut_port = 0;
 	int err;
 
-	if (c->left != 0 || c->sent == 0 || !flit_ready(e, c, 0))
+	if (c->left != 0 || c->sent == 0 || !flit_ready(x, c, 0))
 		return;
 	/*
 	 * A blocked header keeps its decision: routing is a function of the
@@ -1087,7 +1074,7 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 		if (!req.out[i].consume)
 			net = true;
 	/* Only a decision that leads to a network port costs router_delay. */
-	if (net && (s32)((u32)e->now - (*ring_slot(e, c, 0) +
+	if (net && (s32)((u32)x->now - (*ring_slot(x, c, 0) +
 					e->p.router_delay)) < 0)
 		return;
 	for (i = 0; i < req.nout; i++) {
@@ -1137,8 +1124,7 @@ static void chan_route(struct wc_engine *e, struct wc_chan *c)
 	c->routed = true;
 	e->last_progress = e->now;
 	/* The header moves on in the same cycle. */
-	flit_ctx_init(&x, e);
-	chan_drain(&x, c);
+	chan_drain(x, c);
 }
 
 /* ------------------------------------------------------------ the cycle */
@@ -1152,7 +1138,7 @@ static __always_inline bool inj_feed(const struct flit_ctx *x,
 				     struct wc_chan *c)
 {
 	if (c->sent < c->total && c->sent - c->left < x->buf_flits &&
-	    x_ready(x, c, 0)) {
+	    flit_ready(x, c, 0)) {
 		chan_push(x, c);
 		return true;
 	}
@@ -1187,7 +1173,7 @@ static __always_inline bool worm_step(const struct flit_ctx *x,
 		if (kind == CHAN_INJ && !c->sent)
 			moved |= inj_feed(x, c);
 		if (!c->routed) {
-			chan_route(e, c);
+			chan_route(x, c);
 			if (!c->worm)
 				return moved;	/* the worm was aborted */
 		} else {
