@@ -6,12 +6,13 @@
  * Path of a frame (Documentation/kernel.rst):
  *   ndo_start_xmit -> node->txq (bounded; the device queue stops when full)
  *   NAPI poll: txq -> destination set -> engine message -> wc_engine_run()
- *   deliver callback: one skb clone per destination -> fabric->rxq
- *   (multiphase: and the target's own sends, queued by relay.c and
- *   submitted when the run returns, in the same poll)
- *   after the run: fabric->rxq -> fabric->rx_handoff
+ *   deliver callback: a ticket per destination on fabric->rx_ring, a
+ *   reference to one clone of the frame per message (multiphase: and the
+ *   target's own sends, queued by relay.c and submitted when the run
+ *   returns, in the same poll)
+ *   after the run: the tickets handed to the delivery poll
  *   delivery poll (a NAPI of its own, threaded: may run on another CPU):
- *   clone -> __dev_forward_skb() -> netif_receive_skb()
+ *   a clone per ticket -> __dev_forward_skb() -> netif_receive_skb()
  *   msg_done callback: the original skb is freed, releasing the sender's
  *   socket memory (this is the end-to-end backpressure).
  */
@@ -196,13 +197,11 @@ static void wc_op_injected(void *priv, struct wc_msg *m, u32 node, u64 cycle)
  * A clone shares its skb_shared_info, where the hardware timestamp lives,
  * with the sender's skb (whose TX timestamp may be there) and with the
  * clones of the other destinations.  Before it is delivered with an RX
- * timestamp of its own, or without the sender's TX timestamp, it gets a
- * private head.  0, or -ENOMEM (@skb not freed).
+ * timestamp of its own (@ts), or without the sender's TX timestamp, it
+ * gets a private head.  0, or -ENOMEM (@skb not freed).
  */
-static int wc_rx_hwtstamp(struct sk_buff *skb)
+static int wc_rx_hwtstamp(struct sk_buff *skb, ktime_t ts)
 {
-	ktime_t ts = wc_cb(skb)->hwtstamp;
-
 	if (skb_cloned(skb) && pskb_expand_head(skb, 0, 0, GFP_ATOMIC))
 		return -ENOMEM;
 	skb_shinfo(skb)->tx_flags &= ~(SKBTX_ANY_TSTAMP | SKBTX_IN_PROGRESS);
@@ -226,30 +225,48 @@ static void wc_op_deliver(void *priv, struct wc_msg *m, u32 node, u64 lat)
 	}
 	/* multiphase: the target sends on, whatever becomes of its copy */
 	wc_relay_delivered(f, m);
-	wc_fabric_deliver_copy(f, m->cookie, origin, node);
+	wc_fabric_deliver_copy(f, m, origin, node);
 }
 
 /*
- * A copy of @skb (a frame of node @origin) for @node, queued for delivery
- * after the run (engine callbacks, engine lock).
+ * A copy of @m's frame (a frame of node @origin) for @node, handed to the
+ * delivery poll after the run (engine callbacks, engine lock).  The engine
+ * only takes a reference: the delivery poll, which may run on another
+ * CPU, makes the copy.  The copies come from a clone of the frame, made
+ * here once per message, that only the delivery poll changes: the engine
+ * still uses the frame (timestamps, capture, relays).
  */
-void wc_fabric_deliver_copy(struct wc_fabric *f, struct sk_buff *skb,
+void wc_fabric_deliver_copy(struct wc_fabric *f, struct wc_msg *m,
 			    u32 origin, u32 node)
 {
-	struct sk_buff *clone = skb_clone(skb, GFP_ATOMIC);
+	struct wc_rx_ticket *t;
+	/* pairs with wc_rx_poll(): the tickets it delivered are read */
+	u32 tail = smp_load_acquire(&f->rx_tail);
 
-	if (!clone) {
+	if (unlikely(f->rx_head - tail > f->rx_mask)) {
+		/* cannot be: the ring holds what wc_rx_ring_size() allows */
+		WARN_ONCE(1, "%s: delivery ring full\n", netdev_name(f->dev));
 		wc_count_napi(f, node, WORMCAST_CNT_DROP_NOMEM, 1);
 		return;
 	}
-	wc_cb(clone)->src = origin;
-	wc_cb(clone)->dst = node;
+	if (!m->copy_src) {
+		m->copy_src = skb_clone(m->cookie, GFP_ATOMIC);
+		if (!m->copy_src) {
+			wc_count_napi(f, node, WORMCAST_CNT_DROP_NOMEM, 1);
+			return;
+		}
+	}
+	t = &f->rx_ring[f->rx_head++ & f->rx_mask];
+	t->skb = skb_get(m->copy_src);
+	t->src = origin;
+	t->dst = node;
 	/* the tail is consumed now: the RX hardware timestamp */
-	wc_cb(clone)->hwtstamp = 0;
+	t->hwtstamp = 0;
 	if (unlikely(READ_ONCE(f->nodes[node].ts_rx)))
-		wc_cb(clone)->hwtstamp =
-			wc_fabric_time(f, wc_engine_now(f->engine));
-	__skb_queue_tail(&f->rxq, clone);
+		t->hwtstamp = wc_fabric_time(f, wc_engine_now(f->engine));
+	/* room for what this run hands over: end it at the cycle's end */
+	if (f->rx_head - f->rx_run_start >= WC_RX_HANDOFF_MAX)
+		wc_engine_yield(f->engine);
 }
 
 static void wc_op_msg_done(void *priv, struct wc_msg *m)
@@ -278,6 +295,8 @@ static void wc_op_msg_done(void *priv, struct wc_msg *m)
 	} else {
 		consume_skb(skb);
 	}
+	/* the tickets hold their own references */
+	consume_skb(m->copy_src);
 	kfree(m->hdr);
 	kfree(m);
 }
@@ -601,110 +620,141 @@ static void wc_inject(struct wc_fabric *f)
 
 /* ------------------------------------------------------------ delivery */
 
-/* Hand the clones of @q to their node devices (the delivery poll). */
-static void wc_deliver(struct wc_fabric *f, struct sk_buff_head *q)
+/*
+ * Tickets the ring must hold (its size, a power of 2): the delivery poll
+ * delivers at most a budget (NAPI_POLL_WEIGHT) at a time, the engine runs
+ * while fewer than WC_RX_HANDOFF_MAX more wait, and a run that hands over
+ * as many ends with its cycle (wc_fabric_deliver_copy()), in which every
+ * consumption channel may complete a worm and every finished message
+ * re-inject (relay.c) once.
+ */
+static u32 wc_rx_ring_size(const struct wc_fabric *f)
 {
-	struct sk_buff *skb;
+	return roundup_pow_of_two(NAPI_POLL_WEIGHT + 2 * WC_RX_HANDOFF_MAX +
+				  f->nnodes * (f->params.cons_channels +
+					       f->params.inj_channels));
+}
 
-	while ((skb = __skb_dequeue(q))) {
-		u32 dst = wc_cb(skb)->dst;
-		struct wc_node *node = &f->nodes[dst];
-		struct net_device *dev = READ_ONCE(node->dev);
-		unsigned int len = skb->len;
+/* Deliver the copy of @t to its node device (the delivery poll). */
+static void wc_deliver(struct wc_fabric *f, struct wc_rx_ticket *t)
+{
+	struct wc_node *node = &f->nodes[t->dst];
+	struct net_device *dev = READ_ONCE(node->dev);
+	struct sk_buff *skb = t->skb;
+	unsigned int len;
 
-		if (!dev || !netif_running(dev)) {
-			/* went down while the worm was in flight */
-			wc_count_rx(f, wc_cb(skb)->src, WC_RX_DROP_DST_DOWN, 1);
-			kfree_skb(skb);
-			continue;
-		}
-		if (unlikely(wc_cb(skb)->hwtstamp ||
-			     skb_shinfo(skb)->tx_flags & SKBTX_HW_TSTAMP) &&
-		    wc_rx_hwtstamp(skb)) {
-			wc_count_rx(f, dst, WC_RX_DROP_NOMEM, 1);
-			kfree_skb(skb);
-			continue;
-		}
-		/* Frees the skb on failure (and counts it in the core's
-		 * rx_dropped of @dev); scrubs it when crossing netns.
-		 */
-		if (__dev_forward_skb(dev, skb) != NET_RX_SUCCESS) {
-			wc_count_rx(f, dst, WC_RX_DROP_RX_ERROR, 1);
-			continue;
-		}
-		wc_count_rx(f, dst, WC_RX_FRAMES, 1);
-		wc_count_rx(f, dst, WC_RX_BYTES, len);
-		netif_receive_skb(skb);
+	if (!dev || !netif_running(dev)) {
+		/* went down while the worm was in flight */
+		wc_count_rx(f, t->src, WC_RX_DROP_DST_DOWN, 1);
+		kfree_skb(skb);
+		return;
 	}
+	/* the last reference, the message done: no need to copy it */
+	if (skb_shared(skb)) {
+		skb = skb_clone(t->skb, GFP_ATOMIC);
+		consume_skb(t->skb);
+		if (!skb) {
+			wc_count_rx(f, t->dst, WC_RX_DROP_NOMEM, 1);
+			return;
+		}
+	}
+	if (unlikely(t->hwtstamp ||
+		     skb_shinfo(skb)->tx_flags & SKBTX_HW_TSTAMP) &&
+	    wc_rx_hwtstamp(skb, t->hwtstamp)) {
+		wc_count_rx(f, t->dst, WC_RX_DROP_NOMEM, 1);
+		kfree_skb(skb);
+		return;
+	}
+	len = skb->len;
+	/* Frees the skb on failure (and counts it in the core's rx_dropped
+	 * of @dev); scrubs it when crossing netns.
+	 */
+	if (__dev_forward_skb(dev, skb) != NET_RX_SUCCESS) {
+		wc_count_rx(f, t->dst, WC_RX_DROP_RX_ERROR, 1);
+		return;
+	}
+	wc_count_rx(f, t->dst, WC_RX_FRAMES, 1);
+	wc_count_rx(f, t->dst, WC_RX_BYTES, len);
+	netif_receive_skb(skb);
 }
 
 /*
- * The delivery poll: at most @budget clones from the engine's hand-off,
- * each delivered or counted as dropped.  It wakes the engine's poll when
- * that one waits for room (wc_rx_room()).
+ * The delivery poll: at most @budget of the copies the engine's poll
+ * handed over, each delivered or counted as dropped.  It wakes the
+ * engine's poll when that one waits for room (wc_rx_room_locked()).
  */
 static int wc_rx_poll(struct napi_struct *napi, int budget)
 {
 	struct wc_fabric *f = container_of(napi, struct wc_fabric, rx_napi);
-	struct sk_buff_head q;
-	struct sk_buff *skb;
 	bool wake = false;
-	int done = 0;
+	u32 tail, i;
+	int done;
 
-	__skb_queue_head_init(&q);
-	spin_lock(&f->rx_handoff.lock);
-	while (done < budget && (skb = __skb_dequeue(&f->rx_handoff))) {
-		__skb_queue_tail(&q, skb);
-		done++;
-	}
+	spin_lock(&f->rx_lock);
+	tail = f->rx_taken;
+	done = min_t(u32, budget, f->rx_handed - tail);
+	f->rx_taken = tail + done;
 	if (f->rx_full &&
-	    skb_queue_len(&f->rx_handoff) <= WC_RX_HANDOFF_MAX / 2) {
+	    f->rx_handed - f->rx_taken <= WC_RX_HANDOFF_MAX / 2) {
 		f->rx_full = false;
 		wake = true;
 	}
-	spin_unlock(&f->rx_handoff.lock);
+	spin_unlock(&f->rx_lock);
+	/* the engine runs while these are delivered */
 	if (wake)
 		napi_schedule(&f->napi);
-	wc_deliver(f, &q);
+	/* The engine's poll writes no entry from rx_tail on. */
+	for (i = 0; i < done; i++)
+		wc_deliver(f, &f->rx_ring[(tail + i) & f->rx_mask]);
+	/* pairs with the engine's acquire in wc_fabric_deliver_copy() */
+	smp_store_release(&f->rx_tail, tail + done);
 	if (done >= budget)
-		return budget;	/* stay scheduled: the hand-off may hold more */
+		return budget;	/* stay scheduled: more may wait */
 	napi_complete_done(napi, done);
 	return done;
 }
 
 /*
- * Hand the clones of the engine's last run to the delivery poll.  Returns
- * how many.
+ * May the engine run?  Not while WC_RX_HANDOFF_MAX copies wait for
+ * delivery: they would pile up without bound when the stack receives
+ * slower than the engine produces.  The delivery poll wakes the engine's
+ * poll once it has taken half of them.  rx_lock held.
  */
-static int wc_handoff(struct wc_fabric *f)
+static bool wc_rx_room_locked(struct wc_fabric *f)
 {
-	int n = skb_queue_len(&f->rxq);
-
-	if (!n)
-		return 0;
-	spin_lock(&f->rx_handoff.lock);
-	skb_queue_splice_tail_init(&f->rxq, &f->rx_handoff);
-	spin_unlock(&f->rx_handoff.lock);
-	napi_schedule(&f->rx_napi);
-	return n;
+	if (f->rx_handed - f->rx_taken < WC_RX_HANDOFF_MAX)
+		return true;
+	f->rx_full = true;
+	return false;
 }
 
-/*
- * May the engine run?  Not while WC_RX_HANDOFF_MAX clones wait for
- * delivery: copies would pile up without bound when the stack receives
- * slower than the engine produces.  The delivery poll wakes the engine's
- * poll once it has delivered half of them.
- */
 static bool wc_rx_room(struct wc_fabric *f)
 {
 	bool room;
 
-	spin_lock(&f->rx_handoff.lock);
-	room = skb_queue_len(&f->rx_handoff) < WC_RX_HANDOFF_MAX;
-	if (!room)
-		f->rx_full = true;
-	spin_unlock(&f->rx_handoff.lock);
+	spin_lock(&f->rx_lock);
+	room = wc_rx_room_locked(f);
+	spin_unlock(&f->rx_lock);
 	return room;
+}
+
+/*
+ * Hand the copies of the engine's last run to the delivery poll, and tell
+ * whether the engine may run again (*@room), under the one lock.  Returns
+ * how many copies.
+ */
+static int wc_handoff(struct wc_fabric *f, bool *room)
+{
+	int n;
+
+	spin_lock(&f->rx_lock);
+	n = f->rx_head - f->rx_handed;
+	f->rx_handed = f->rx_head;
+	*room = wc_rx_room_locked(f);
+	spin_unlock(&f->rx_lock);
+	if (n)
+		napi_schedule(&f->rx_napi);
+	return n;
 }
 
 /* ------------------------------------------------------------ NAPI */
@@ -756,11 +806,11 @@ static int wc_poll(struct napi_struct *napi, int budget)
 {
 	struct wc_fabric *f = container_of(napi, struct wc_fabric, napi);
 	u64 wait_ns = 0;
-	bool more = false, full = false;
+	bool more = false, full = false, room = wc_rx_room(f);
 	int done = 0, runs;
 
 	/*
-	 * Every clone handed to the delivery poll counts against the budget;
+	 * Every copy handed to the delivery poll counts against the budget;
 	 * a run may hand over more (a broadcast on 1024 nodes: 1023), which
 	 * the delivery poll then delivers a budget at a time.
 	 */
@@ -768,10 +818,11 @@ static int wc_poll(struct napi_struct *napi, int budget)
 		bool was_idle;
 		u64 cycles, ran = 0;
 
-		if (!wc_rx_room(f)) {
+		if (!room) {
 			full = true;
 			break;
 		}
+		f->rx_run_start = f->rx_head;
 		spin_lock(&f->engine_lock);
 		rcu_read_lock();
 		was_idle = !wc_engine_busy(f->engine);
@@ -802,7 +853,7 @@ static int wc_poll(struct napi_struct *napi, int budget)
 		spin_unlock(&f->engine_lock);
 
 		wc_capture_flush(f);
-		done += wc_handoff(f);
+		done += wc_handoff(f, &room);
 		more = more || !bitmap_empty(f->pending, f->nnodes);
 		if (!more || wait_ns)
 			break;
@@ -916,8 +967,7 @@ struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
 	kref_init(&f->ref);
 	INIT_LIST_HEAD(&f->list);
 	spin_lock_init(&f->engine_lock);
-	__skb_queue_head_init(&f->rxq);
-	skb_queue_head_init(&f->rx_handoff);
+	spin_lock_init(&f->rx_lock);
 	atomic64_set(&f->fabric_dev_drops, 0);
 	__skb_queue_head_init(&f->capq);
 	atomic64_set(&f->cap_records, 0);
@@ -942,7 +992,10 @@ struct wc_fabric *wc_fabric_alloc(const struct wc_topo *topo,
 	wc_tables_init(&f->tables, &f->topo, &f->params, wc_table_ops);
 	f->run_algo = &wc_algo_unicast_based;
 	f->mc = wc_mcindex_alloc(f->nnodes, GFP_KERNEL_ACCOUNT);
-	if (f->mc)
+	f->rx_mask = wc_rx_ring_size(f) - 1;
+	f->rx_ring = kvcalloc(f->rx_mask + 1, sizeof(*f->rx_ring),
+			      GFP_KERNEL_ACCOUNT);
+	if (f->mc && f->rx_ring)
 		f->engine = wc_engine_create(&f->topo, &f->params,
 					     &wc_algo_unicast_based,
 					     &wc_fabric_engine_ops, f);
@@ -971,6 +1024,7 @@ static void wc_fabric_release(struct kref *ref)
 		wc_node_purge(&f->nodes[n]);
 	wc_capture_purge(f);
 	wc_mcindex_free(f->mc);
+	kvfree(f->rx_ring);
 	wc_engine_destroy(f->engine);
 	wc_table_put(f->run_table);	/* if wc_fabric_stop() never ran */
 	wc_tables_destroy(&f->tables);
@@ -1010,16 +1064,17 @@ void wc_fabric_start(struct wc_fabric *f)
 			    err);
 }
 
-/* Count every clone of @q as not delivered (teardown). */
-static void wc_purge_clones(struct wc_fabric *f, struct sk_buff_head *q)
+/* Count every copy not delivered yet as dropped (teardown). */
+static void wc_purge_copies(struct wc_fabric *f)
 {
-	struct sk_buff *skb;
+	for (; f->rx_tail != f->rx_head; f->rx_tail++) {
+		struct wc_rx_ticket *t = &f->rx_ring[f->rx_tail & f->rx_mask];
 
-	while ((skb = __skb_dequeue(q))) {
-		wc_count_napi(f, wc_cb(skb)->src,
-			      WORMCAST_CNT_DROP_FABRIC_DOWN, 1);
-		kfree_skb(skb);
+		wc_count_napi(f, t->src, WORMCAST_CNT_DROP_FABRIC_DOWN, 1);
+		kfree_skb(t->skb);
 	}
+	f->rx_handed = f->rx_head;
+	f->rx_taken = f->rx_head;
 }
 
 /*
@@ -1057,9 +1112,8 @@ void wc_fabric_stop(struct wc_fabric *f)
 	f->run_table = NULL;
 	spin_unlock_bh(&f->engine_lock);
 	wc_capture_purge(f);
-	/* clones not delivered yet: no poll runs, nothing else holds them */
-	wc_purge_clones(f, &f->rxq);
-	wc_purge_clones(f, &f->rx_handoff);
+	/* copies not delivered yet: no poll runs */
+	wc_purge_copies(f);
 	for (n = 0; n < f->nnodes; n++)
 		wc_node_purge(&f->nodes[n]);
 }

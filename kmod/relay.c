@@ -340,7 +340,7 @@ bool wc_relay_reinject(struct wc_fabric *f, struct wc_msg *m,
 		/* the near end consumed the worm: its own copy, once */
 		r->dstmap[at / 32] &= ~BIT(at % 32);
 		nd--;
-		wc_fabric_deliver_copy(f, m->cookie, m->src, at);
+		wc_fabric_deliver_copy(f, m, m->src, at);
 	}
 	if (!nd)
 		goto done;

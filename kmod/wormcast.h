@@ -27,12 +27,12 @@
  *    (fabric->tables.slot[], struct wc_table, kmod/tables.c).
  *  - fabric->tables.lock (mutex): a fabric's table transaction, its slots
  *    and its generation (writers; tables.c takes it).
- *  - fabric->rx_handoff.lock (BH): the clones handed from the engine's
- *    poll to the delivery poll, and fabric->rx_full.
+ *  - fabric->rx_lock (BH): the copies handed from the engine's poll to
+ *    the delivery poll (rx_handed, rx_taken) and fabric->rx_full.
  *  - The engine's NAPI poll (and wc_fabric_stop() once NAPI is disabled)
- *    is the only writer of node->napi_cnt and the only user of
- *    fabric->rxq; the delivery poll (likewise) the only writer of
- *    node->rx_cnt.  The two polls may run at once on two CPUs.
+ *    is the only writer of node->napi_cnt and of fabric->rx_head and the
+ *    ring entries from rx_tail on; the delivery poll (likewise) the only
+ *    writer of node->rx_cnt.  The two polls may run at once on two CPUs.
  */
 #ifndef WC_WORMCAST_H
 #define WC_WORMCAST_H
@@ -68,7 +68,7 @@
 #define WC_ENGINE_BACKLOG	2	/* messages queued in the engine per node */
 #define WC_POLL_CYCLES		4096	/* engine cycles per run in a poll */
 #define WC_POLL_RUNS		8	/* engine runs per poll before yielding */
-#define WC_RX_HANDOFF_MAX	256	/* clones waiting for delivery before
+#define WC_RX_HANDOFF_MAX	256	/* copies waiting for delivery before
 					 * the engine waits for them
 					 */
 #define WC_GROUPS_NOTIFY_MS	5	/* membership changes coalesced per event */
@@ -283,9 +283,22 @@ struct wc_fabric {
 	u32 groups_sent;		/* mc->gen last notified (the work) */
 	struct delayed_work groups_work;
 	unsigned long *pending;		/* bitmap: nodes with queued frames */
-	struct sk_buff_head rxq;	/* clones of this run (engine's poll) */
-	struct sk_buff_head rx_handoff;	/* clones for the delivery poll */
-	bool rx_full;			/* the engine waits for rx_handoff */
+	/*
+	 * The copies the engine's poll hands to the delivery poll, a ring of
+	 * rx_mask + 1 tickets (fabric.c, "delivery"), counted from 0: the
+	 * engine's poll writes at rx_head; under rx_lock, rx_handed is what
+	 * it handed over and rx_taken what the delivery poll took; rx_tail
+	 * (the delivery poll's, smp_store_release) what it delivered.
+	 */
+	struct wc_rx_ticket *rx_ring;
+	u32 rx_mask;
+	u32 rx_head;
+	u32 rx_run_start;		/* rx_head when this run began */
+	spinlock_t rx_lock;
+	u32 rx_handed;
+	u32 rx_taken;
+	bool rx_full;			/* the engine waits for room */
+	u32 rx_tail;
 	atomic64_t fabric_dev_drops;	/* frames sent on the fabric device */
 	/* capture records (capture.c): queued for the taps, counters */
 	struct sk_buff_head capq;
@@ -301,18 +314,16 @@ struct wc_priv {
 	struct wc_node *node;		/* NULL for the fabric device */
 };
 
-/* skb->cb of a clone waiting for delivery */
-struct wc_skb_cb {
-	u32 src;			/* sending node */
+/*
+ * A copy for the delivery poll: a reference to the clone its message's
+ * copies are made from (wc_msg.copy_src), and where it goes.
+ */
+struct wc_rx_ticket {
+	struct sk_buff *skb;
+	u32 src;			/* node whose frame it is */
 	u32 dst;			/* destination node */
 	ktime_t hwtstamp;		/* RX hardware timestamp, 0: none */
 };
-
-static inline struct wc_skb_cb *wc_cb(struct sk_buff *skb)
-{
-	BUILD_BUG_ON(sizeof(struct wc_skb_cb) > sizeof(skb->cb));
-	return (struct wc_skb_cb *)skb->cb;
-}
 
 static inline struct wc_priv *wc_priv(const struct net_device *dev)
 {
@@ -412,7 +423,7 @@ u32 wc_fabric_faults(struct wc_fabric *f, u32 skip, struct wc_fault *out,
 void wc_fabric_set_mcast(struct wc_fabric *f, u32 scheme);
 u32 wc_fabric_max_mtu(const struct wc_fabric *f);
 void wc_fabric_set_fault_info(struct wc_fabric *f, u8 fault_info);
-void wc_fabric_deliver_copy(struct wc_fabric *f, struct sk_buff *skb,
+void wc_fabric_deliver_copy(struct wc_fabric *f, struct wc_msg *m,
 			    u32 origin, u32 node);
 void wc_fabric_groups_poke(struct wc_fabric *f);
 

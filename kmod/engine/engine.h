@@ -85,6 +85,12 @@ struct wc_msg {
 	u32 ndsts;
 	void *cookie;
 	/*
+	 * The caller's too, zeroed by wc_msg_init() and never read by the
+	 * engine: the kernel fabric keeps there the clone of the frame that
+	 * the message's copies are made from.
+	 */
+	void *copy_src;
+	/*
 	 * Header storage for algorithms whose header does not fit in a
 	 * worm (wc_algo.hdr_words), owned by the caller and alive until
 	 * msg_done; zeroed by wc_msg_init().  Such an algorithm sends one
