@@ -36,11 +36,6 @@ for id in $SRC $MEMBERS $OTHERS; do
 done
 bg "$WORMCASTD"
 
-# counter NODE NAME: one of the node's counters (wormctl stats -j).
-counter() {
-	wc_node_counters wc "$1" "$2"
-}
-
 # The scheme of the fabric's LABELS table, or "none".
 labels_scheme() {
 	wormctl -j table show wc 2>/dev/null |
@@ -60,24 +55,27 @@ send_check() {
 	[ "$2" = 4 ] && group=239.1.2.3 port=$PORT4 || group=ff0e::1:2:3 port=$PORT6
 	mc_recv_start "$2"
 	wait_for 30 mc_all_ready "$2" || not_ok "$1 IPv$2: receivers joined"
-	tx0=$(($(counter $SRC tx_frames) - $(counter $SRC tx_no_receiver)))
-	w0=$(counter $SRC worms_injected)
-	f0=$(counter $SRC table_fallback)
+	read -r tx0 nr0 w0 f0 <<-EOF
+	$(wc_node_counters wc $SRC tx_frames tx_no_receiver worms_injected table_fallback)
+	EOF
 	check "$1 IPv$2: send $N datagrams to $group" \
 		"$UDP" send --netns "n$SRC" --dst "$group" --port "$port" \
 		--ifname "wcn$SRC" --count $N --tag "$1$2" --size 300
 	wait_for 30 mc_members_have "$2" $N
 	mc_check_got "$2" "$1 IPv$2" "$1$2" $N
+	read -r tx1 nr1 w1 f1 <<-EOF
+	$(wc_node_counters wc $SRC tx_frames tx_no_receiver worms_injected table_fallback)
+	EOF
 	# frames with a receiver (not, say, an MLD report of the sender)
-	tx=$(($(counter $SRC tx_frames) - $(counter $SRC tx_no_receiver) - tx0))
-	w=$(($(counter $SRC worms_injected) - w0))
+	tx=$((tx1 - nr1 - (tx0 - nr0)))
+	w=$((w1 - w0))
 	if [ "$tx" -ge $N ] && [ "$w" -ge "$tx" ] && [ "$w" -le $(($3 * tx)) ]; then
 		ok "$1 IPv$2: at most $3 worms per frame ($w worms for $tx frames)"
 	else
 		not_ok "$1 IPv$2: at most $3 worms per frame ($w worms for $tx frames)"
 	fi
 	is "$1 IPv$2: no frame routed by the fallback" \
-		$(($(counter $SRC table_fallback) - f0)) 0
+		$((f1 - f0)) 0
 	mc_recv_stop
 }
 

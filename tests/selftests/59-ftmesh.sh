@@ -69,8 +69,10 @@ ftmesh_committed() {
 blocks() {
 	ft '[.blocks[]? | "\(.x0),\(.y0)-\(.x1),\(.y1)"] | join(" ")' | tr -d '"'
 }
-counter() {
-	wc_node_counters wc "$1" "$2"
+# src_counters: the counters of SRC that a round compares, on one line
+src_counters() {
+	wc_node_counters wc $SRC tx_frames tx_no_receiver worms_injected \
+		table_fallback
 }
 # delivered TAG: datagrams tagged TAG that the members received in all
 delivered() {
@@ -86,10 +88,10 @@ delivered() {
 # delivered + fault_drops = N x members; with a table, WORMS (default 1)
 # worms per datagram and no fallback.
 round() {
-	fd0=$(wc_stat wc fault_drops) f0=$(counter $SRC table_fallback)
-	fa0=$(wc_stat wc fault_absorbed)
-	w0=$(counter $SRC worms_injected)
-	t0=$(($(counter $SRC tx_frames) - $(counter $SRC tx_no_receiver)))
+	fd0=$(wc_stat wc fault_drops) fa0=$(wc_stat wc fault_absorbed)
+	read -r t0 nr0 w0 f0 <<-EOF
+	$(src_counters)
+	EOF
 	check "$1: send $N datagrams to 239.1.2.3" \
 		"$UDP" send --netns "n$SRC" --dst 239.1.2.3 --port $PORT4 \
 		--ifname "wcn$SRC" --count $N --tag "$2" --size 300
@@ -112,19 +114,20 @@ round() {
 	_d=$(delivered "$2") _fd=$(($(wc_stat wc fault_drops) - fd0))
 	is "$1: delivered ($_d) + fault_drops ($_fd) = sent x members" \
 		$((_d + _fd)) $((N * _members))
-	_w=$(($(counter $SRC worms_injected) - w0))
+	read -r t1 nr1 w1 f1 <<-EOF
+	$(src_counters)
+	EOF
+	_w=$((w1 - w0))
 	# frames with a receiver (not, say, an MLD report of the sender)
-	_t=$(($(counter $SRC tx_frames) - $(counter $SRC tx_no_receiver) - t0))
+	_t=$((t1 - nr1 - (t0 - nr0)))
 	is "$1: no worm branch absorbed at a fault (routed around the blocks)" \
 		$(($(wc_stat wc fault_absorbed) - fa0)) 0
 	if [ "$4" = table ]; then
 		is "$1: ${5:-1} worm(s) per datagram ($_w worms for $_t frames)" \
 			"$_w" $((_t * ${5:-1}))
-		is "$1: no frame routed by the fallback" \
-			$(($(counter $SRC table_fallback) - f0)) 0
+		is "$1: no frame routed by the fallback" $((f1 - f0)) 0
 	else
-		is "$1: $N frames counted under table_fallback" \
-			$(($(counter $SRC table_fallback) - f0)) $N
+		is "$1: $N frames counted under table_fallback" $((f1 - f0)) $N
 	fi
 }
 round_done() {
@@ -198,12 +201,12 @@ s3_ready() {
 s3_round() {
 	_nw=$(plans '[.plans[] | select(.src == 21 and .group == "01:00:5e:01:02:03")][0].worms | length')
 	is "$1: the plan of (21, 239.1.2.3) has 3 worms" "$_nw" 3
-	_pf=$(counter 21 plan_fallback)
+	_pf=$(wc_node_counters wc 21 plan_fallback)
 	SRC=21 MEMBERS="4 24 35"
 	round "$1" "$2" " $MEMBERS " table "$_nw"
 	SRC=0 MEMBERS="4 21 24 35"
 	is "$1: every frame went by its plan (plan_fallback)" \
-		$(($(counter 21 plan_fallback) - _pf)) 0
+		$(($(wc_node_counters wc 21 plan_fallback) - _pf)) 0
 }
 if wait_for 60 s3_ready; then
 	ok "strategy 3: ftmesh table and plans committed ($(ft '{gen, strategy}') $(plans '{gen, scheme, nplans}'))"
