@@ -5,11 +5,17 @@
  *
  * Representation.  Every channel (network virtual channel, injection
  * channel, consumption channel) is a struct wc_chan.  A worm is the tree of
- * channels it holds, kept in creation order on a list: a channel is always
- * created after its upstream channel, so walking the list backwards visits
- * downstream channels first.  That order lets a flit leave a buffer and
- * the flit behind it take its place in the same cycle, which is what makes
- * a 1-flit buffer carry one flit per cycle.
+ * channels it holds, its injection and network channels kept in creation
+ * order on a list: a channel is always created after its upstream channel,
+ * so walking the list backwards visits downstream channels first.  That
+ * order lets a flit leave a buffer and the flit behind it take its place
+ * in the same cycle, which is what makes a 1-flit buffer carry one flit
+ * per cycle.  A consumption channel buffers nothing and has nothing to
+ * route, so it is not on the list, which each cycle walks: only on its
+ * upstream channel's list of branches, until it has all its flits (and is
+ * released).  In lock step not even there: it never refuses a flit, so it
+ * takes each flit of its upstream channel as that one's buffer lets it
+ * go, and it is only counted (@cons, cons_sent()) until the tail comes.
  *
  * A channel counts flits rather than storing them: @sent flits entered it,
  * @left flits left its downstream buffer, and the ring of arrival times
@@ -27,8 +33,17 @@ struct wc_worm;
 struct wc_chan {
 	struct wc_worm *worm;		/* owner, NULL when free */
 	struct wc_chan *prev, *next;	/* owner's channels, creation order */
-	u32 child;			/* branches at the downstream router, */
-	u32 sibling;			/* as channel indices; NO_CHAN ends */
+	/*
+	 * Branches at the downstream router, as channel indices; NO_CHAN
+	 * ends.  A consumption channel has none: there @up is the channel
+	 * it consumes from.
+	 */
+	union {
+		u32 child;
+		u32 up;
+	};
+	u32 sibling;
+	u32 cons;			/* lock step: its consumption branch */
 	u32 total;			/* flits that will pass through */
 	u32 sent;			/* flits that entered */
 	u32 left;			/* flits that left the downstream buffer */
@@ -467,22 +482,41 @@ static void msg_maybe_done(struct wc_engine *e, struct wc_msg *m)
 
 /* ------------------------------------------------------------ worms */
 
+/* @c becomes @w's, on its list unless a consumption channel. */
 static void chan_append(struct wc_worm *w, struct wc_chan *c)
 {
 	c->worm = w;
-	c->next = NULL;
-	c->prev = w->last;
-	if (w->last)
-		w->last->next = c;
-	else
-		w->first = c;
-	w->last = c;
+	if (c->kind != CHAN_CONS) {
+		c->next = NULL;
+		c->prev = w->last;
+		if (w->last)
+			w->last->next = c;
+		else
+			w->first = c;
+		w->last = c;
+	}
 	c->child = NO_CHAN;
 	c->sibling = NO_CHAN;
+	c->cons = NO_CHAN;
 	c->sent = 0;
 	c->left = 0;
 	c->routed = false;
 	c->decided = false;
+}
+
+/*
+ * Flits the consumption channel @k took so far: in lock step, counted from
+ * what left the buffer of its upstream channel, which is held as long as
+ * @k is.
+ */
+static u32 cons_sent(const struct wc_engine *e, const struct wc_chan *k)
+{
+	u32 left;
+
+	if (e->p.replication != WC_REPL_LOCKSTEP)
+		return k->sent;
+	left = e->chan[k->up].left;
+	return left > k->off ? left - k->off : 0;
 }
 
 static void chan_release(struct wc_engine *e, struct wc_chan *c)
@@ -495,6 +529,7 @@ static void chan_release(struct wc_engine *e, struct wc_chan *c)
 		e->stats.flit_hops += c->sent;
 	} else if (c->kind == CHAN_CONS) {
 		e->nstats[c->node].flits_consumed += c->sent;
+		goto unlinked;
 	}
 	if (c->prev)
 		c->prev->next = c->next;
@@ -504,6 +539,7 @@ static void chan_release(struct wc_engine *e, struct wc_chan *c)
 		c->next->prev = c->prev;
 	else
 		w->last = c->prev;
+unlinked:
 	c->worm = NULL;
 	c->child = NO_CHAN;
 	c->sibling = NO_CHAN;
@@ -528,11 +564,29 @@ static void worm_free(struct wc_engine *e, struct wc_worm *w)
 	msg_maybe_done(e, m);
 }
 
-/* Release every channel of @w and free it (route errors, flush). */
+/*
+ * Release every channel of @w and free it (route errors, flush).  A
+ * consumption channel still held is a branch of a channel on the list.
+ */
 static void worm_abort(struct wc_engine *e, struct wc_worm *w)
 {
-	while (w->first)
-		chan_release(e, w->first);
+	while (w->first) {
+		struct wc_chan *c = w->first;
+		u32 i, next;
+
+		if (c->cons != NO_CHAN) {
+			e->chan[c->cons].sent = cons_sent(e, &e->chan[c->cons]);
+			chan_release(e, &e->chan[c->cons]);
+		}
+		for (i = c->child; i != NO_CHAN; i = next) {
+			struct wc_chan *k = &e->chan[i];
+
+			next = k->sibling;
+			if (k->kind == CHAN_CONS && k->worm == w)
+				chan_release(e, k);
+		}
+		chan_release(e, c);
+	}
 	worm_free(e, w);
 }
 
@@ -812,6 +866,25 @@ static __always_inline struct wc_chan *branch(const struct flit_ctx *x, u32 i)
 }
 
 /*
+ * In lock step flit @f just left the buffer of @c: its consumption branch
+ * took it too, and if it was the tail, that branch has the whole worm.
+ */
+static __always_inline void chan_consume(const struct flit_ctx *x,
+					 struct wc_chan *c, u32 f)
+{
+	struct wc_chan *k;
+
+	if (c->cons == NO_CHAN || f + 1 != c->total)
+		return;
+	k = &x->chan[c->cons];
+	c->cons = NO_CHAN;
+	k->sent = k->total;
+	k->left = k->total;
+	deliver(x->e, k);
+	chan_release(x->e, k);
+}
+
+/*
  * Move flits from the downstream buffer of @c into its branches: one flit
  * per cycle per branch; in lock step a flit moves only when every branch
  * that needs it can take it.  Returns whether anything moved.
@@ -829,16 +902,20 @@ static __always_inline bool chan_drain(const struct flit_ctx *x,
 		if (f >= c->sent || !flit_ready(x, c, f))
 			return false;
 		k = branch(x, c->child);
-		if (k && k->sibling == NO_CHAN) {
-			/* One branch, the common case: the two loops below in one. */
-			if (branch_needs(k, f)) {
+		if (!k || k->sibling == NO_CHAN) {
+			/*
+			 * At most one network branch, the common case: the two
+			 * loops below in one.
+			 */
+			if (k && branch_needs(k, f)) {
 				if (!chan_can_take(x, k))
 					return false;
 				chan_push(x, k);
 			}
-			if (k->sent == k->total)
+			if (k && k->sent == k->total)
 				c->child = NO_CHAN;
 			c->left = f + 1;
+			chan_consume(x, c, f);
 			return true;
 		}
 		/*
@@ -861,6 +938,7 @@ static __always_inline bool chan_drain(const struct flit_ctx *x,
 			pk = branch_unlink_done(pk, k, next);
 		}
 		c->left = f + 1;
+		chan_consume(x, c, f);
 		return true;
 	}
 	/* Asynchronous: every branch reads at its own pace. */
@@ -1114,8 +1192,14 @@ static void chan_route(const struct flit_ctx *x, struct wc_chan *c)
 		k->hops = (u16)(c->hops + (o->consume ? 0 : 1));
 		if (o->consume)
 			k->node = c->node;
-		k->sibling = c->child;
-		c->child = (u32)(k - e->chan);
+		if (o->consume && x->lockstep) {
+			/* one consumption output at most (route_check()) */
+			k->up = (u32)(c - e->chan);
+			c->cons = (u32)(k - e->chan);
+		} else {
+			k->sibling = c->child;
+			c->child = (u32)(k - e->chan);
+		}
 		if (!o->consume)
 			w->msg->nlinks++;
 		if (w->msg->trace && !o->consume)
@@ -1162,12 +1246,11 @@ static __always_inline bool worm_step(const struct flit_ctx *x,
 
 		prev = c->prev;
 		/*
-		 * Nothing buffered (always so at a consumption channel, which
-		 * is not even read further): nothing to route, drain or
-		 * release; only an injection channel may still be fed.
+		 * Nothing buffered: nothing to route, drain or release; only
+		 * an injection channel may still be fed.  (Consumption
+		 * channels are not on the list.)
 		 */
-		if (kind != CHAN_INJ &&
-		    (kind == CHAN_CONS || c->sent == c->left))
+		if (kind == CHAN_NET && c->sent == c->left)
 			continue;
 		/* A header pushed now may be routed in this very cycle. */
 		if (kind == CHAN_INJ && !c->sent)
@@ -1436,7 +1519,7 @@ void wc_engine_node_stats(const struct wc_engine *e, u32 node,
 						   node * e->p.cons_channels + i];
 
 		if (k->worm)
-			s->flits_consumed += k->sent;
+			s->flits_consumed += cons_sent(e, k);
 	}
 }
 
@@ -1499,7 +1582,7 @@ u32 wc_engine_dump_waits(const struct wc_engine *e, char *buf, size_t len)
 			const struct wc_chan *h = NULL;
 			u32 port, vc;
 
-			if (c->kind == CHAN_CONS || c->routed || !c->sent)
+			if (c->routed || !c->sent)
 				continue;
 			blocked++;
 			/* Who holds the channels this header could want? */
