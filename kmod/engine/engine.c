@@ -50,6 +50,7 @@ struct wc_chan {
 	u32 off;			/* upstream flit index of our flit 0 */
 	u32 node;			/* downstream router */
 	u32 phys;			/* physical channel index, or U32_MAX */
+	u32 ring;			/* its first entry in the engine's ring */
 	u16 hops;			/* links from the source to @node */
 	u16 hdr_off;			/* header window in the worm's words */
 	u16 hdr_len;
@@ -316,6 +317,8 @@ struct wc_engine *wc_engine_create(const struct wc_topo *topo,
 		}
 		e->src_next[n] = U32_MAX;
 	}
+	for (i = 0; i < e->nchan; i++)
+		e->chan[i].ring = i * e->p.buf_flits;
 	for (i = 0; i < e->cons_base; i++) {
 		e->worms[i].next_free = e->free_worms;
 		e->free_worms = &e->worms[i];
@@ -649,7 +652,7 @@ static int worm_start(struct wc_engine *e, u32 s, struct wc_chan *c)
 	c->hops = 0;
 	/* The processor may push the header after the startup cost. */
 	c->sent = 0;
-	e->ring[(c - e->chan) * e->p.buf_flits] = (u32)(e->now + e->p.startup);
+	e->ring[c->ring] = (u32)(e->now + e->p.startup);
 	e->nstats[s].worms_injected++;
 	e->nstats[s].flits_injected += c->total;
 	if (e->ops->injected)
@@ -730,7 +733,7 @@ static __always_inline u32 *ring_slot(const struct flit_ctx *x,
 				      const struct wc_chan *c, u32 i)
 {
 	i = x->ring_mask != U32_MAX ? i & x->ring_mask : i % x->buf_flits;
-	return &x->ring[(c - x->chan) * x->buf_flits + i];
+	return &x->ring[c->ring + i];
 }
 
 /* Has flit @i of @c (already sent) reached its downstream buffer? */
@@ -1238,7 +1241,7 @@ static __always_inline bool worm_step(const struct flit_ctx *x,
 {
 	struct wc_engine *e = x->e;
 	struct wc_chan *c, *prev;
-	bool moved = false;
+	bool moved = false, drained;
 
 	for (c = w->last; c; c = prev) {
 		/* A channel's kind never changes. */
@@ -1259,13 +1262,17 @@ static __always_inline bool worm_step(const struct flit_ctx *x,
 			chan_route(x, c);
 			if (!c->worm)
 				return moved;	/* the worm was aborted */
+			/* routed: its header moved on (chan_route()) */
+			drained = c->routed;
 		} else {
 			/* Only routing may abort the worm. */
-			moved |= chan_drain(x, c);
+			drained = chan_drain(x, c);
+			moved |= drained;
 		}
 		if (kind == CHAN_INJ)
 			moved |= inj_feed(x, c);
-		if (c->routed && c->left == c->total)
+		/* Only a flit that left can have been its last. */
+		if (drained && c->left == c->total)
 			chan_release(e, c);
 	}
 	if (!w->first)
