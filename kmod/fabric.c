@@ -1196,6 +1196,7 @@ size_t wc_fabric_mem(const struct wc_fabric *f)
 {
 	return struct_size(f, nodes, f->nnodes) +
 	       BITS_TO_LONGS(f->nnodes) * sizeof(long) +
+	       (f->rx_mask + 1) * sizeof(*f->rx_ring) +
 	       wc_mcindex_mem(f->mc) + wc_engine_mem(f->engine) +
 	       wc_tables_mem(&f->tables);
 }
