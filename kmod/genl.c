@@ -962,40 +962,41 @@ static int wc_genl_table_get(struct sk_buff *skb, struct genl_info *info)
 				 4 * nla_total_size(sizeof(u32)) + \
 				 nla_total_size(0) + NLA_ALIGNTO)
 
-/*
- * TABLE_GET dump: the table's bytes in order, as messages of OFFSET and
- * DATA (at most WORMCAST_TABLE_CHUNK_MAX bytes each), each with KIND and
- * GEN.  The table committed when the dump starts is pinned (a reference,
- * cb->args[1]) until it ends, so every part of one dump comes from one
- * generation, whatever is committed meanwhile: a reader never has to
- * start again.  cb->args[0]: next offset.
- */
-static int wc_genl_table_dump_start(struct netlink_callback *cb)
-{
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
-	struct wc_fabric *f;
-	struct wc_table *t;
-
-	rtnl_lock();
-	t = wc_genl_find_table(sock_net(cb->skb->sk), info->attrs, cb->extack,
-			       &f);
-	rtnl_unlock();
-	if (IS_ERR(t))
-		return PTR_ERR(t);
-	cb->args[1] = (long)t;
-	return 0;
-}
-
 static int wc_genl_table_dump_done(struct netlink_callback *cb)
 {
 	wc_table_put((struct wc_table *)cb->args[1]);
 	return 0;
 }
 
+/*
+ * TABLE_GET dump: the table's bytes in order, as messages of OFFSET and
+ * DATA (at most WORMCAST_TABLE_CHUNK_MAX bytes each), each with KIND and
+ * GEN.  The table committed when the dump's first part is made is pinned
+ * (a reference, cb->args[1]) until it ends, so every part of one dump
+ * comes from one generation, whatever is committed meanwhile: a reader
+ * never has to start again.  cb->args[0]: next offset.  The lookup is
+ * here, not in a start callback: on Linux 6.1 a start callback has no
+ * extack (cb->extack is NULL there), and a refusal must say why.
+ */
 static int wc_genl_table_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct wc_table *t = (const struct wc_table *)cb->args[1];
 	u32 off = cb->args[0];
+
+	if (!t) {
+		const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+		struct wc_table *pinned;
+		struct wc_fabric *f;
+
+		rtnl_lock();
+		pinned = wc_genl_find_table(sock_net(cb->skb->sk), info->attrs,
+					    cb->extack, &f);
+		rtnl_unlock();
+		if (IS_ERR(pinned))
+			return PTR_ERR(pinned);
+		cb->args[1] = (long)pinned;
+		t = pinned;
+	}
 
 	while (off < t->size) {
 		int room = skb_tailroom(skb) - WC_TABLE_MSG_OVERHEAD;
@@ -1435,7 +1436,6 @@ static const struct genl_ops wc_genl_ops[] = {
 	{
 		.cmd = WORMCAST_CMD_TABLE_GET,
 		.doit = wc_genl_table_get,
-		.start = wc_genl_table_dump_start,
 		.dumpit = wc_genl_table_dump,
 		.done = wc_genl_table_dump_done,
 	},
