@@ -1445,8 +1445,8 @@ SOURCE_MUTATIONS = [
      'nla_put_u32(skb, WORMCAST_LINK_BUSY, busy)'),
     ('an op losing its dumpit', GENL,
      '.doit = wc_genl_stats_get,\n\t\t.dumpit = wc_genl_stats_dump,', '.doit = wc_genl_stats_get,'),
-    ('a dump losing its start (the spec\'s pre)', GENL,
-     '\t\t.start = wc_genl_table_dump_start,\n', ''),
+    ('a dump losing its done (the spec\'s post)', GENL,
+     '\t\t.done = wc_genl_table_dump_done,\n', ''),
 ]
 
 
