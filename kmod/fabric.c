@@ -649,7 +649,7 @@ static void wc_deliver(struct wc_fabric *f, struct wc_rx_ticket *t)
 		kfree_skb(skb);
 		return;
 	}
-	/* the last reference, the message done: no need to copy it */
+	/* a copy, unless this is the last reference (the message done) */
 	if (skb_shared(skb)) {
 		skb = skb_clone(t->skb, GFP_ATOMIC);
 		consume_skb(t->skb);

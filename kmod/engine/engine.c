@@ -510,7 +510,7 @@ static void chan_append(struct wc_worm *w, struct wc_chan *c)
 /*
  * Flits the consumption channel @k took so far: in lock step, counted from
  * what left the buffer of its upstream channel, which is held as long as
- * @k is.
+ * @k is (its release included).
  */
 static u32 cons_sent(const struct wc_engine *e, const struct wc_chan *k)
 {
@@ -531,7 +531,7 @@ static void chan_release(struct wc_engine *e, struct wc_chan *c)
 		e->phys_busy[c->phys] += c->sent;
 		e->stats.flit_hops += c->sent;
 	} else if (c->kind == CHAN_CONS) {
-		e->nstats[c->node].flits_consumed += c->sent;
+		e->nstats[c->node].flits_consumed += cons_sent(e, c);
 		goto unlinked;
 	}
 	if (c->prev)
@@ -577,10 +577,8 @@ static void worm_abort(struct wc_engine *e, struct wc_worm *w)
 		struct wc_chan *c = w->first;
 		u32 i, next;
 
-		if (c->cons != NO_CHAN) {
-			e->chan[c->cons].sent = cons_sent(e, &e->chan[c->cons]);
+		if (c->cons != NO_CHAN)
 			chan_release(e, &e->chan[c->cons]);
-		}
 		for (i = c->child; i != NO_CHAN; i = next) {
 			struct wc_chan *k = &e->chan[i];
 
@@ -881,8 +879,6 @@ static __always_inline void chan_consume(const struct flit_ctx *x,
 		return;
 	k = &x->chan[c->cons];
 	c->cons = NO_CHAN;
-	k->sent = k->total;
-	k->left = k->total;
 	deliver(x->e, k);
 	chan_release(x->e, k);
 }
