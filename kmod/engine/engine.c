@@ -96,10 +96,10 @@ struct wc_engine {
 	u32 nnodes, nports, nphys;
 	u32 *nbr;			/* nnodes * nports neighbours */
 	u32 nchan;
-	u32 ring_mask;			/* buf_flits - 1 if a power of 2, else U32_MAX */
+	u32 ring_mask;			/* ring entries per channel, less one */
 	struct wc_chan *chan;		/* net VCs, then injection, then consumption */
 	u32 inj_base, cons_base;
-	u32 *ring;			/* nchan * buf_flits arrival cycles */
+	u32 *ring;			/* nchan * (ring_mask + 1) arrival cycles */
 	u64 *phys_last;			/* last cycle a flit crossed, per physical channel */
 	/*
 	 * Cycles with a flit, per physical channel, of the channels released
@@ -231,7 +231,7 @@ struct wc_engine *wc_engine_create(const struct wc_topo *topo,
 				   const struct wc_engine_ops *ops, void *priv)
 {
 	struct wc_engine *e;
-	u32 n, port, vc, i, nnet;
+	u32 n, port, vc, i, nnet, slots;
 
 	if (wc_engine_params_check(params, topo, NULL) || !algo || !ops)
 		return NULL;
@@ -250,13 +250,19 @@ struct wc_engine *wc_engine_create(const struct wc_topo *topo,
 	nnet = e->nphys * e->p.vcs;
 	e->inj_base = nnet;
 	e->cons_base = nnet + e->nnodes * e->p.inj_channels;
-	e->ring_mask = e->p.buf_flits & (e->p.buf_flits - 1) ?
-		       U32_MAX : e->p.buf_flits - 1;
+	/*
+	 * A channel buffers at most buf_flits flits, consecutive ones: their
+	 * indices differ modulo any power of 2 not below buf_flits, so its
+	 * ring has that many entries and a flit's entry is a mask away.
+	 */
+	for (slots = 1; slots < e->p.buf_flits; slots <<= 1)
+		;
+	e->ring_mask = slots - 1;
 	e->nchan = e->cons_base + e->nnodes * e->p.cons_channels;
 
 	e->nbr = wc_calloc(e->nphys, sizeof(*e->nbr));
 	e->chan = wc_calloc(e->nchan, sizeof(*e->chan));
-	e->ring = wc_calloc((size_t)e->nchan * e->p.buf_flits, sizeof(*e->ring));
+	e->ring = wc_calloc((size_t)e->nchan * slots, sizeof(*e->ring));
 	e->phys_last = wc_calloc(e->nphys, sizeof(*e->phys_last));
 	e->phys_busy = wc_calloc(e->nphys, sizeof(*e->phys_busy));
 	e->phys_blocked = wc_calloc(e->nphys, sizeof(*e->phys_blocked));
@@ -318,7 +324,7 @@ struct wc_engine *wc_engine_create(const struct wc_topo *topo,
 		e->src_next[n] = U32_MAX;
 	}
 	for (i = 0; i < e->nchan; i++)
-		e->chan[i].ring = i * e->p.buf_flits;
+		e->chan[i].ring = i * slots;
 	for (i = 0; i < e->cons_base; i++) {
 		e->worms[i].next_free = e->free_worms;
 		e->free_worms = &e->worms[i];
@@ -726,12 +732,11 @@ static __always_inline void flit_ctx_init(struct flit_ctx *x,
 	x->lockstep = e->p.replication == WC_REPL_LOCKSTEP;
 }
 
-/* Ring slot of flit @i of @c: no division when buf_flits is a power of 2. */
+/* Ring entry of flit @i of @c (wc_engine_create()). */
 static __always_inline u32 *ring_slot(const struct flit_ctx *x,
 				      const struct wc_chan *c, u32 i)
 {
-	i = x->ring_mask != U32_MAX ? i & x->ring_mask : i % x->buf_flits;
-	return &x->ring[c->ring + i];
+	return &x->ring[c->ring + (i & x->ring_mask)];
 }
 
 /* Has flit @i of @c (already sent) reached its downstream buffer? */
@@ -867,20 +872,50 @@ static __always_inline struct wc_chan *branch(const struct flit_ctx *x, u32 i)
 }
 
 /*
- * In lock step flit @f just left the buffer of @c: its consumption branch
- * took it too, and if it was the tail, that branch has the whole worm.
+ * In lock step the tail just left the buffer of @c: its consumption branch,
+ * which took every flit with it, has the whole worm.
  */
 static __always_inline void chan_consume(const struct flit_ctx *x,
-					 struct wc_chan *c, u32 f)
+					 struct wc_chan *c)
 {
 	struct wc_chan *k;
 
-	if (c->cons == NO_CHAN || f + 1 != c->total)
+	if (c->cons == NO_CHAN)
 		return;
 	k = &x->chan[c->cons];
 	c->cons = NO_CHAN;
 	deliver(x->e, k);
 	chan_release(x->e, k);
+}
+
+/*
+ * Lock step, flit @f of @c ready, and at most one branch, channel @kid
+ * (NO_CHAN for none): the common case, with each field read once.  In
+ * lock step a branch is a network channel (consumption is @c->cons), so
+ * this is branch_needs(), chan_can_take() and chan_push() for that kind.
+ */
+static __always_inline bool drain_one(const struct flit_ctx *x,
+				      struct wc_chan *c, u32 kid, u32 f)
+{
+	if (kid != NO_CHAN) {
+		struct wc_chan *k = &x->chan[kid];
+		u32 sent = k->sent, total = k->total, off = k->off;
+
+		if (f >= off && f - off == sent && sent < total) {
+			u32 phys = k->phys;
+
+			if (sent - k->left >= x->buf_flits ||
+			    x->phys_last[phys] == x->now)
+				return false;
+			*ring_slot(x, k, sent) = x->arrival;
+			x->phys_last[phys] = x->now;
+			k->sent = ++sent;
+		}
+		if (sent == total)
+			c->child = NO_CHAN;
+	}
+	c->left = f + 1;
+	return true;
 }
 
 /*
@@ -896,27 +931,14 @@ static __always_inline bool chan_drain(const struct flit_ctx *x,
 	bool moved = false;
 
 	if (x->lockstep) {
-		u32 need = 0, bit;
+		u32 need = 0, bit, kid;
 
 		if (f >= c->sent || !flit_ready(x, c, f))
 			return false;
-		k = branch(x, c->child);
-		if (!k || k->sibling == NO_CHAN) {
-			/*
-			 * At most one network branch, the common case: the two
-			 * loops below in one.
-			 */
-			if (k && branch_needs(k, f)) {
-				if (!chan_can_take(x, k))
-					return false;
-				chan_push(x, k);
-			}
-			if (k && k->sent == k->total)
-				c->child = NO_CHAN;
-			c->left = f + 1;
-			chan_consume(x, c, f);
-			return true;
-		}
+		kid = c->child;
+		if (kid == NO_CHAN || x->chan[kid].sibling == NO_CHAN)
+			return drain_one(x, c, kid, f);
+		k = &x->chan[kid];
 		/*
 		 * Bit i of @need: branch i needs the flit.  At most
 		 * WC_MAX_OUTPUTS branches (one routing decision), and a push
@@ -937,7 +959,6 @@ static __always_inline bool chan_drain(const struct flit_ctx *x,
 			pk = branch_unlink_done(pk, k, next);
 		}
 		c->left = f + 1;
-		chan_consume(x, c, f);
 		return true;
 	}
 	/* Asynchronous: every branch reads at its own pace. */
@@ -1268,8 +1289,10 @@ static __always_inline bool worm_step(const struct flit_ctx *x,
 		if (kind == CHAN_INJ)
 			moved |= inj_feed(x, c);
 		/* Only a flit that left can have been its last. */
-		if (drained && c->left == c->total)
+		if (drained && c->left == c->total) {
+			chan_consume(x, c);
 			chan_release(e, c);
+		}
 	}
 	if (!w->first)
 		worm_free(e, w);
@@ -1498,7 +1521,8 @@ size_t wc_engine_mem(const struct wc_engine *e)
 	       e->nphys * (sizeof(*e->nbr) + sizeof(*e->phys_last) +
 			   sizeof(*e->phys_busy) + sizeof(*e->phys_blocked) +
 			   sizeof(*e->link_down)) +
-	       e->nchan * (sizeof(*e->chan) + e->p.buf_flits * sizeof(*e->ring)) +
+	       e->nchan * (sizeof(*e->chan) +
+			   (e->ring_mask + 1) * sizeof(*e->ring)) +
 	       e->cons_base * sizeof(*e->worms) +
 	       e->nnodes * (sizeof(*e->q_head) + sizeof(*e->q_tail) +
 			    sizeof(*e->backlog) + sizeof(*e->src_next) +

@@ -44,7 +44,12 @@
 #     the fabric device's sysfs "threaded", the way the fabric ran before
 #     the deliveries had a NAPI of their own), beside the bridge;
 #     WC_BENCH_MCAST_PATHS run in turn, run after run.  Issue 8's targets:
-#     dstm-1 >= the bridge and >= 2x unicast at 63 members.
+#     dstm-1 >= the bridge and >= 2x unicast at 63 members.  Each run
+#     also notes ("# cpu ...") how the guest's CPU time was split: user,
+#     system (irq and softirq included) and idle jiffies of both vCPUs,
+#     and the jiffies of each of the fabric's NAPI kthreads (napi/DEV-ID:
+#     the engine's, added first, has the lower ID; then the deliveries'):
+#     which side bounds the rate.
 # (star) the same on a 5-star (120 nodes) under each of
 #     WC_BENCH_STAR_SCHEMES (labels pushed by wormcastd for star-tree and
 #     kept for the others), one fabric switched between them run after
@@ -879,15 +884,44 @@ mc_ftrace_report() {
 	: >"$TRACEFS/set_ftrace_filter"
 }
 
+# The CPU time of both vCPUs and of the fabric's NAPI kthreads, in
+# jiffies: mc_cpu_start before a run, mc_cpu_report LABEL after it notes
+# how it was split (who had a vCPU to itself, who waited).
+mc_cpu_snap() {
+	awk '/^cpu / { printf "all %d %d %d %d\n", $2 + $3, $4 + $7 + $8, $5, $6 }' /proc/stat
+	for d in /proc/[0-9]*; do
+		read -r comm <"$d/comm" 2>/dev/null || continue
+		case $comm in
+		napi/*) awk -v c="$comm" '{ sub(/^.*\) /, ""); print c, $12 + $13 }' \
+			"$d/stat" 2>/dev/null ;;
+		esac
+	done
+}
+
+mc_cpu_start() {
+	mc_cpu_snap >"$TMPD/mc.cpu0"
+}
+
+mc_cpu_report() {
+	mc_cpu_snap | awk -v l="$1" 'NR == FNR { a[$1] = $0; next }
+	$1 == "all" { split(a["all"], o, " ")
+		line = sprintf("user %d, system+irq %d, idle %d", $2 - o[2], $3 - o[3], $4 - o[4])
+		next }
+	{ split(a[$1], o, " "); if ($2 - o[2] > 0) t = t sprintf(", %s %d", $1, $2 - o[2]) }
+	END { printf "# cpu %s: jiffies %s%s\n", l, line, t }' "$TMPD/mc.cpu0" -
+}
+
 # mc_run MEMBERS...: one run from node $MC_SRC's namespace (member 0 of
 # the bridge under the bridge); sets $rate, the
 # datagrams each member's device got per second of sending (what is still
 # queued in the fabric when the sender stops is counted after a second).
 mc_run() {
 	r0=$(mc_rx_sum "$@")
+	mc_cpu_start
 	mc_ftrace_start
 	ip netns exec "$(mc_ns_of "$MC_SRC")" iperf -c "$MC_GROUP" -p "$MC_PORT" -u \
 		-b 10G -l "$bytes" -T 1 -t "$SECS" >"$TMPD/mc.cli" 2>&1
+	mc_cpu_report "$path, $# members, $bytes B"
 	sleep 1
 	mc_ftrace_report "$path, $# members, $bytes B"
 	r1=$(mc_rx_sum "$@")
