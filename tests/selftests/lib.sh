@@ -242,12 +242,14 @@ ndevs() {
 
 # ---------------------------------------------------------------- namespaces
 
-# ns_quiet_ipv6: router solicitations and duplicate address detection off
-# in the initial namespace and in every namespace made after it
-# (net.core.devconf_inherit_init_net), so that IPv6 sends nothing unasked
-# for once addresses are set (exact counters).  Once per boot, not once
+# ns_quiet: in the initial namespace and in every namespace made after it
+# (net.core.devconf_inherit_init_net), router solicitations and duplicate
+# address detection off, and the repeats of unsolicited IGMP and MLD
+# reports (a join's, an address's) 10 ms apart at most instead of a
+# second: so a node sends nothing unasked for once its addresses are set
+# and its joins a moment old (exact counters).  Once per boot, not once
 # per namespace: under TCG every exec costs.
-ns_quiet_ipv6() {
+ns_quiet() {
 	_inherit=0
 	read -r _inherit </proc/sys/net/core/devconf_inherit_init_net 2>/dev/null
 	[ "$_inherit" = 1 ] && return 0
@@ -255,13 +257,21 @@ ns_quiet_ipv6() {
 		net.ipv6.conf.all.router_solicitations=0 \
 		net.ipv6.conf.default.dad_transmits=0 \
 		net.ipv6.conf.all.dad_transmits=0 \
+		net.ipv4.conf.default.igmpv2_unsolicited_report_interval=10 \
+		net.ipv4.conf.all.igmpv2_unsolicited_report_interval=10 \
+		net.ipv4.conf.default.igmpv3_unsolicited_report_interval=10 \
+		net.ipv4.conf.all.igmpv3_unsolicited_report_interval=10 \
+		net.ipv6.conf.default.mldv1_unsolicited_report_interval=10 \
+		net.ipv6.conf.all.mldv1_unsolicited_report_interval=10 \
+		net.ipv6.conf.default.mldv2_unsolicited_report_interval=10 \
+		net.ipv6.conf.all.mldv2_unsolicited_report_interval=10 \
 		net.core.devconf_inherit_init_net=1
 }
 
-# ns_new NAME: a network namespace with lo up and ns_quiet_ipv6's
+# ns_new NAME: a network namespace with lo up and ns_quiet's
 # settings, deleted at exit.
 ns_new() {
-	ns_quiet_ipv6 || return 1
+	ns_quiet || return 1
 	ip netns add "$1" || return 1
 	_netns="$_netns $1"
 	ip -n "$1" link set lo up
@@ -311,7 +321,7 @@ nodes_in_ns() {
 		[ -e "/run/netns/n$_id" ] || _new="$_new $_id"
 	done
 	if [ -n "$_new" ]; then
-		ns_quiet_ipv6 || return 1
+		ns_quiet || return 1
 		for _id in $_new; do
 			echo "netns add n$_id"
 		done | ip -batch - || return 1
