@@ -31,13 +31,6 @@ snapshot() {
 	done
 }
 
-# quiet: no node in the test sent a frame over the last half second.
-quiet() {
-	snapshot >"$WC_TMP/quiet0"
-	sleep 0.5
-	snapshot | cmp -s "$WC_TMP/quiet0" -
-}
-
 # run_family 4|6 GROUP PORT
 run_family() {
 	fam=$1 group=$2 port=$3
@@ -47,8 +40,8 @@ run_family() {
 	else
 		not_ok "IPv$fam: receivers joined"
 	fi
-	# the joins' reports (ns_quiet: 10 ms apart) are over before counting
-	wait_for 30 quiet
+	# the joins' reports are over before counting
+	wait_for 30 nodes_quiet $SRC $MEMBERS $OTHERS
 	snapshot >"$WC_TMP/before$fam"
 	check "IPv$fam: send $N datagrams to $group from node $SRC" \
 		"$UDP" send --netns "n$SRC" --dst "$group" --port "$port" \

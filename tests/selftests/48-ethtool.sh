@@ -200,7 +200,8 @@ for id in $MC1 $DST; do
 	mc_pids="$mc_pids $bg_pid"
 done
 wait_for 30 test -f "$WC_TMP/mc$MC1.ready" -a -f "$WC_TMP/mc$DST.ready"
-sleep 3		# the members' IGMP reports are over: zero load
+# the members' IGMP reports are over: zero load
+wait_for 30 nodes_quiet $SRC $MC1 $DST
 if nsx n$SRC wc-tstamp send --dst 239.1.2.3 --port 7200 --count 3 --size $SIZE \
 	--interval 50 --ifname wcn$SRC >"$WC_TMP/mc.tx" && wait $mc_pids; then
 	ok "multicast: wc-tstamp to members $MC1 and $DST"

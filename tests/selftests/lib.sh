@@ -382,6 +382,15 @@ dev_stats() {
 	}
 }
 
+# nodes_quiet ID...: the devices of these nodes (wcnID in namespace nID)
+# sent and received nothing over the last half second; with wait_for, a
+# wait until their joins' reports are over (ns_quiet: 10 ms apart).
+nodes_quiet() {
+	_nq0=$(for _id; do dev_stats "wcn$_id" "n$_id"; done)
+	sleep 0.5
+	[ "$(for _id; do dev_stats "wcn$_id" "n$_id"; done)" = "$_nq0" ]
+}
+
 # rx_packets DEV NS, tx_packets DEV NS, drops DEV NS: one of dev_stats's
 rx_packets() {
 	# shellcheck disable=SC2046
